@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The contract between the cdevbench harness (cdevbench_main.c) and its
+ * in-kernel benchmarks, one file each.  A benchmark times operations and
+ * hands each per-operation time to bench_sample(); the harness owns the
+ * parameters, warm-up, repetitions, timer-overhead correction and output.
+ */
+#ifndef CDEVBENCH_H
+#define CDEVBENCH_H
+
+#include <linux/types.h>
+
+struct bench_params {
+	u32 n;		/* cdevs registered per repetition */
+	u32 reps;	/* timed repetitions, after one untimed warm-up */
+	u32 majors;	/* majors the n cdevs are spread over (1: one chain) */
+};
+
+struct bench_run;
+
+struct bench {
+	const char *name;
+	/* One repetition; iter < 0 is the warm-up.  Must undo everything it
+	 * registered before returning, also on error. */
+	int (*run_once)(struct bench_run *run, int iter);
+};
+
+/* Record one operation's time in ns (timer overhead not yet subtracted). */
+void bench_sample(struct bench_run *run, const char *metric, u64 ns);
+const struct bench_params *bench_params(const struct bench_run *run);
+bool bench_interrupted(void);
+
+extern const struct bench bench_register;
+
+#endif

@@ -1,0 +1,134 @@
+#!/bin/bash
+# make bench: build what is missing, boot every variant BOOTS times,
+# interleaved (round 1: A B C, round 2: A B C, ...), and file the run under
+# RESULTS_DIR/<run-id>/ as DESIGN.md describes.  A run becomes
+# RESULTS_DIR/latest only when every boot of it succeeded.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+QUICK=${QUICK:-0}
+MODE=${MODE:-auto}
+if [ "$MODE" = auto ]; then
+	if [ -w /dev/kvm ]; then MODE=kvm; else MODE=icount; fi
+fi
+case $MODE in
+icount) VCPUS=${VCPUS:-1} ;;	# icount runs one vCPU thread anyway
+tcg | kvm) VCPUS=${VCPUS:-$(nproc)} ;;
+*) die "unknown MODE '$MODE': auto, icount, tcg or kvm" ;;
+esac
+if [ "$QUICK" = 1 ]; then
+	BOOTS=${BOOTS:-2} SWEEP_N=${SWEEP_N:-1 10 100} REPS=${REPS:-3}
+else
+	BOOTS=${BOOTS:-3} SWEEP_N=${SWEEP_N:-1 10 100 1000 10000} REPS=${REPS:-5}
+fi
+GUEST_MEM=${GUEST_MEM:-1024}
+RESULTS_DIR=$(mkdir -p "${RESULTS_DIR:-$RIG_ROOT/results}" && cd "${RESULTS_DIR:-$RIG_ROOT/results}" && pwd)
+export MODE VCPUS GUEST_MEM
+
+read -r -a variants <<< "${VARIANTS:-$(all_variants | tr '\n' ' ')}"
+[ ${#variants[@]} -gt 0 ] || die "VARIANTS is empty"
+for v in "${variants[@]}"; do check_variant "$v"; done
+[[ $BOOTS =~ ^[1-9][0-9]*$ ]] || die "BOOTS must be a positive number, not '$BOOTS'"
+[[ $REPS =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive number, not '$REPS'"
+for n in $SWEEP_N; do
+	[[ $n =~ ^[1-9][0-9]*$ ]] || die "SWEEP_N holds '$n', not a positive number"
+done
+
+# Two runs on one results folder would race for 'latest': refuse the second.
+exec 9> "$RESULTS_DIR/.lock"
+flock -n 9 || die "another 'make bench' is using $RESULTS_DIR; wait for it or set RESULTS_DIR"
+
+log "step 1/3: kernels for ${variants[*]}"
+for v in "${variants[@]}"; do "$RIG_ROOT/scripts/kernel.sh" "$v"; done
+
+run_id=$(date -u +%Y%m%dT%H%M%SZ)${LABEL:+-$LABEL}
+run=$RESULTS_DIR/$run_id
+[ ! -e "$run" ] || die "$run already exists"
+mkdir -p "$run"
+echo running > "$run/status"
+interrupted() {
+	echo interrupted > "$run/status"
+	log "interrupted: $run is marked interrupted and does not become latest"
+	exit 130
+}
+trap interrupted INT TERM
+
+json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
+
+write_meta() {
+	local v tree first=1 commit
+	commit=$(git -C "$RIG_ROOT" rev-parse HEAD 2> /dev/null || echo unknown)
+	[ -z "$(git -C "$RIG_ROOT" status --porcelain --untracked-files=no 2> /dev/null)" ] ||
+		commit="$commit-dirty"
+	{
+		echo "{"
+		echo "  \"run_id\": $(json_str "$run_id"),"
+		echo "  \"date\": $(json_str "$(date -u +%Y-%m-%dT%H:%M:%SZ)"),"
+		echo "  \"rig_commit\": $(json_str "$commit"),"
+		echo "  \"host_cpu\": $(json_str "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"),"
+		echo "  \"host_cores\": $(nproc),"
+		echo "  \"qemu_version\": $(json_str "$(qemu-system-x86_64 --version | head -1)"),"
+		echo "  \"mode\": $(json_str "$MODE"),"
+		echo "  \"vcpus\": $VCPUS,"
+		echo "  \"guest_mem_mib\": $GUEST_MEM,"
+		echo "  \"sweep_n\": [$(echo $SWEEP_N | tr ' ' ',')],"
+		echo "  \"reps\": $REPS,"
+		echo "  \"boots\": $BOOTS,"
+		echo "  \"quick\": $([ "$QUICK" = 1 ] && echo true || echo false),"
+		echo "  \"variants\": {"
+		for v in "${variants[@]}"; do
+			tree=$(variant_dir "$v")
+			[ $first = 1 ] || echo ","
+			first=0
+			printf '    %s: {"kernel_release": %s, "config_sha256": %s, "series_sha256": %s, "config_fragment": %s}' \
+				"$(json_str "$v")" \
+				"$(json_str "$(cat "$tree/obj/include/config/kernel.release")")" \
+				"$(json_str "$(sha256sum < "$tree/obj/.config" | cut -d' ' -f1)")" \
+				"$(json_str "$(cat "$tree/.cdevbench/series.sha")")" \
+				"$( [ -f "$RIG_ROOT/patches/$v/config" ] && json_str "patches/$v/config" || echo null)"
+		done
+		echo
+		echo "  }"
+		echo "}"
+	} > "$run/meta.json"
+}
+write_meta
+
+log "step 2/3: run $run_id: ${variants[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}, $REPS reps"
+echo "variant,boot,metric,param,iter,value,unit" > "$run/samples.csv"
+failed=()
+for ((b = 1; b <= BOOTS; b++)); do
+	for v in "${variants[@]}"; do
+		boot_dir=$run/$v/boot-$b
+		mkdir -p "$boot_dir"
+		{
+			echo "VARIANT=$v"
+			echo "BOOT=$b"
+			echo "KERNEL_RELEASE=$(cat "$(variant_dir "$v")/obj/include/config/kernel.release")"
+			echo "RIG_ROOT=$RIG_ROOT"
+			echo "MODULE=$BUILD_DIR/modules/$v/cdevbench.ko"
+			echo "SWEEP_N='$SWEEP_N'"
+			echo "REPS=$REPS"
+		} > "$boot_dir/suite.env"
+		log "round $b/$BOOTS: $v booting ($MODE, $VCPUS vCPU)"
+		t=$(date +%s)
+		rc=0
+		"$RIG_ROOT/scripts/boot.sh" "$v" "$boot_dir" || rc=$?
+		if [ $rc = 0 ]; then
+			tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
+			log "round $b/$BOOTS: $v done in $(( $(date +%s) - t ))s"
+		else
+			echo "$rc" > "$boot_dir/failed"
+			failed+=("$v/boot-$b")
+			log "round $b/$BOOTS: $v FAILED (status $rc) after $(( $(date +%s) - t ))s; log: $boot_dir/serial.log"
+		fi
+	done
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+	echo failed > "$run/status"
+	die "run $run_id incomplete, failed boots: ${failed[*]}; 'latest' not updated"
+fi
+echo complete > "$run/status"
+ln -sfn "$run_id" "$RESULTS_DIR/latest"
+log "step 3/3: run complete: $run (results/latest)"

@@ -1,0 +1,73 @@
+#!/bin/bash
+# Boot one variant once in QEMU and run the guest suite.
+#   scripts/boot.sh VARIANT BOOT_DIR
+# BOOT_DIR must hold suite.env; it receives serial.log, the suite's output
+# and exit-status.  The host root is shared read-only over 9p, BOOT_DIR
+# writable.  Exits with the suite's status; 124 on a hang (per-boot
+# timeout), 125 on a panic or a guest that gave no status.
+# Environment: MODE (icount|tcg|kvm), VCPUS, GUEST_MEM, BOOT_TIMEOUT.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: boot.sh VARIANT BOOT_DIR}
+boot_dir=$(cd "${2:?usage: boot.sh VARIANT BOOT_DIR}" && pwd)
+bzimage=$(variant_dir "$variant")/obj/arch/x86/boot/bzImage
+MODE=${MODE:?MODE must be icount, tcg or kvm}
+VCPUS=${VCPUS:-1}
+GUEST_MEM=${GUEST_MEM:-1024}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800}
+
+[ -f "$bzimage" ] || die "no kernel for $variant: run 'make kernels'"
+[ -f "$boot_dir/suite.env" ] || die "$boot_dir/suite.env missing"
+
+case $MODE in
+icount) accel=(-accel tcg -cpu max -icount shift=0,sleep=off) ;;
+tcg) accel=(-accel tcg,thread=multi -cpu max) ;;
+kvm) accel=(-accel kvm -cpu host) ;;
+*) die "unknown MODE '$MODE' (icount, tcg or kvm)" ;;
+esac
+
+# tsc=reliable keeps the guest on the TSC (cheap to read, derived from the
+# instruction count in icount mode) instead of falling back to jiffies.
+cmdline="console=ttyS0 root=hostroot rootfstype=9p ro
+ rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144
+ init=$RIG_ROOT/guest-init/init cdevbench_guest=1
+ panic=-1 oops=panic clocksource=tsc tsc=reliable nokaslr"
+
+rm -f "$boot_dir/exit-status"
+rc=0
+timeout -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
+	"${accel[@]}" -smp "$VCPUS" -m "$GUEST_MEM" \
+	-display none -monitor none -no-reboot -no-user-config -nodefaults \
+	-serial "file:$boot_dir/serial.log" \
+	-kernel "$bzimage" -append "$(echo $cmdline)" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	-virtfs "local,path=$boot_dir,mount_tag=results,security_model=none,multidevs=remap" \
+	> "$boot_dir/qemu.log" 2>&1 || rc=$?
+
+tail_log() {
+	printf '%s\n' "--- last lines of $boot_dir/serial.log ---" >&2
+	tail -n 25 "$boot_dir/serial.log" >&2 || true
+}
+
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	tail_log
+	log "$variant: guest hung: no power-off within ${BOOT_TIMEOUT}s"
+	exit 124
+fi
+if grep -qE 'Kernel panic|BUG:|Oops|WARNING:' "$boot_dir/serial.log"; then
+	tail_log
+	log "$variant: kernel panic, oops or warning in the serial log"
+	exit 125
+fi
+if [ "$rc" != 0 ]; then
+	cat "$boot_dir/qemu.log" >&2
+	log "$variant: qemu exited with status $rc"
+	exit 125
+fi
+if [ ! -s "$boot_dir/exit-status" ]; then
+	tail_log
+	log "$variant: the guest powered off without an exit status"
+	exit 125
+fi
+exit "$(cat "$boot_dir/exit-status")"

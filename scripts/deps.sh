@@ -1,0 +1,32 @@
+#!/bin/bash
+# make deps: check for the Debian packages the rig needs; as root, install
+# the missing ones with apt-get, otherwise print the exact line to run.
+set -euo pipefail
+
+packages=(
+	linux-source-6.1	# the kernel tree every variant starts from
+	qemu-system-x86		# boots the variants
+	bpftrace linux-perf	# tracing in the guest (taken from the host root)
+	gnuplot-nox		# report plots
+	ccache			# keeps kernel rebuilds cheap
+	gcc make patch xz-utils kmod
+	flex bison bc libelf-dev libssl-dev dwarves cpio	# kernel build
+)
+missing=()
+for p in "${packages[@]}"; do
+	[[ $p == \#* ]] && continue
+	[ "$(dpkg-query -W -f='${Status}' "$p" 2> /dev/null)" = "install ok installed" ] ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+line="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" != 0 ]; then
+	echo "cdevbench: missing packages: ${missing[*]}" >&2
+	echo "cdevbench: run as root: apt-get update && $line" >&2
+	exit 1
+fi
+echo "cdevbench: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+$line

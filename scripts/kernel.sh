@@ -1,0 +1,164 @@
+#!/bin/bash
+# Build one kernel variant, redoing only what changed:
+#   tree    build/kernels/<v>/ : hard-linked copy of the pristine tree with
+#           patches/<v>/series applied (only patched files are real copies)
+#   config  build/kernels/<v>/obj/.config : tinyconfig + patches/rig.config
+#           (+ patches/<v>/config), every requested option verified
+#   kernel  bzImage and modules_prepare, compiled with ccache
+#   module  bench/module built against that tree, in build/modules/<v>/
+# Usage: scripts/kernel.sh VARIANT
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: kernel.sh VARIANT}
+check_variant "$variant"
+tree=$(variant_dir "$variant")
+obj=$tree/obj
+state=$tree/.cdevbench
+mapfile -t patches < <(series_patches "$variant")
+variant_config=$RIG_ROOT/patches/$variant/config
+JOBS=${JOBS:-$(nproc)}
+
+extract_pristine() {
+	[ -f "$PRISTINE_TREE/.cdevbench-extracted" ] && return
+	[ -f "$KERNEL_TARBALL" ] ||
+		die "$KERNEL_TARBALL is missing: run 'make deps' (package linux-source-6.1)"
+	log "extracting $KERNEL_TARBALL (once)"
+	rm -rf "$PRISTINE_TREE" "$PRISTINE_TREE.tmp"
+	mkdir -p "$PRISTINE_TREE.tmp"
+	tar -xJf "$KERNEL_TARBALL" -C "$PRISTINE_TREE.tmp" --strip-components=1
+	touch "$PRISTINE_TREE.tmp/.cdevbench-extracted"
+	mv "$PRISTINE_TREE.tmp" "$PRISTINE_TREE"
+}
+
+# Paths a patch touches, from its diff headers.
+patched_paths() {
+	awk '/^(---|\+\+\+) / { p = $2; sub(/^[ab]\//, "", p);
+		if (p != "/dev/null") print p }' "$@" | sort -u
+}
+
+# Give a file of the tree its pristine content again, as a file of its own
+# with a new mtime so that make rebuilds what depends on it.
+restore_pristine() {
+	local f
+	while read -r f; do
+		[ -n "$f" ] || continue
+		if [ -f "$PRISTINE_TREE/$f" ]; then
+			cp --remove-destination "$PRISTINE_TREE/$f" "$tree/$f"
+		else
+			rm -f "$tree/$f"
+		fi
+	done
+}
+
+sync_tree() {
+	local want have=""
+	want=$(hash_files "${patches[@]}")
+	if [ ! -d "$tree" ]; then
+		log "$variant: creating tree (hard links to the pristine tree)"
+		mkdir -p "$(dirname "$tree")"
+		rm -rf "$tree.tmp"
+		cp -al "$PRISTINE_TREE" "$tree.tmp"
+		mkdir -p "$tree.tmp/.cdevbench"
+		mv "$tree.tmp" "$tree"
+	fi
+	[ -f "$state/series.sha" ] && have=$(cat "$state/series.sha")
+	[ "$want" = "$have" ] && return
+
+	log "$variant: applying ${#patches[@]} patch(es)"
+	# Record every file this or the previous series touches before changing
+	# anything, so an interrupted or failed apply is undone on the next run.
+	{ cat "$state/files.list" 2>/dev/null || true; patched_paths /dev/null "${patches[@]}"; } |
+		sort -u > "$state/files.list.new"
+	mv "$state/files.list.new" "$state/files.list"
+	rm -f "$state/series.sha"
+	restore_pristine < "$state/files.list"
+
+	local p out
+	for p in "${patches[@]}"; do
+		if ! out=$(patch -d "$tree" -p1 --fuzz=0 --no-backup-if-mismatch \
+				--reject-file=- --batch < "$p" 2>&1); then
+			printf '%s\n' "$out" >&2
+			restore_pristine < "$state/files.list"
+			die "variant $variant: patch ${p#$RIG_ROOT/} does not apply (see the failed hunks above); other variants are not affected"
+		fi
+	done
+	patched_paths /dev/null "${patches[@]}" > "$state/files.list"
+	echo "$want" > "$state/series.sha"
+}
+
+# The fragment as Kconfig wants it: inline reasons stripped.
+normalized_fragment() {
+	sed -nE -e 's/^(CONFIG_[A-Za-z0-9_]+=[^[:space:]]+).*/\1/p' \
+		-e 's/^(# CONFIG_[A-Za-z0-9_]+ is not set).*/\1/p' "$@"
+}
+
+sync_config() {
+	local frags=("$RIG_ROOT/patches/rig.config") want have=""
+	[ -f "$variant_config" ] && frags+=("$variant_config")
+	want=$(hash_files "${frags[@]}" "$state/series.sha")
+	[ -f "$state/config.sha" ] && have=$(cat "$state/config.sha")
+	[ -f "$obj/.config" ] && [ "$want" = "$have" ] && return
+
+	log "$variant: configuring (tinyconfig + ${frags[*]#$RIG_ROOT/})"
+	rm -f "$state/config.sha"
+	mkdir -p "$obj"
+	normalized_fragment "${frags[@]}" > "$state/fragment.config"
+	make -s -C "$tree" O="$obj" tinyconfig > "$state/config.log" 2>&1
+	(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m .config \
+		"$state/fragment.config") >> "$state/config.log" 2>&1
+	make -s -C "$obj" olddefconfig >> "$state/config.log" 2>&1
+
+	local line name missing=()
+	while read -r line; do
+		if [[ $line == "# CONFIG_"* ]]; then
+			name=${line#\# }; name=${name%% *}
+			! grep -q "^$name=" "$obj/.config" || missing+=("$line")
+		else
+			grep -qxF "$line" "$obj/.config" || missing+=("$line")
+		fi
+	done < "$state/fragment.config"
+	[ ${#missing[@]} -eq 0 ] ||
+		die "variant $variant: Kconfig dropped requested options (a missing dependency?): ${missing[*]}"
+	echo "$want" > "$state/config.sha"
+}
+
+build_kernel() {
+	local want have=""
+	want=$(hash_files "$state/series.sha" "$state/config.sha" "$0")
+	[ -f "$state/build.sha" ] && have=$(cat "$state/build.sha")
+	if [ -f "$obj/arch/x86/boot/bzImage" ] && [ "$want" = "$have" ]; then
+		log "$variant: kernel up to date"
+		return
+	fi
+	log "$variant: building bzImage (ccache, -j$JOBS; log in ${obj#$RIG_ROOT/}/build.log)"
+	rm -f "$state/build.sha"
+	if ! make -C "$obj" -j"$JOBS" CC="ccache gcc" LOCALVERSION="-$variant" \
+			KBUILD_BUILD_TIMESTAMP="cdevbench" KBUILD_BUILD_USER=cdevbench \
+			KBUILD_BUILD_HOST=cdevbench bzImage modules_prepare \
+			> "$obj/build.log" 2>&1; then
+		grep -E 'error|Error' "$obj/build.log" | head -20 >&2 || true
+		die "variant $variant: kernel build failed, full log in $obj/build.log"
+	fi
+	echo "$want" > "$state/build.sha"
+	log "$variant: built $(cat "$obj/include/config/kernel.release")"
+}
+
+# The rig's module, against this variant's build tree.  Sources are copied
+# (mtimes kept) so that each variant keeps its own objects.
+build_module() {
+	local mod=$BUILD_DIR/modules/$variant
+	mkdir -p "$mod"
+	cp -p "$RIG_ROOT"/bench/module/Kbuild "$RIG_ROOT"/bench/module/*.[ch] "$mod/"
+	if ! make -C "$obj" M="$mod" CC="ccache gcc" modules > "$mod/build.log" 2>&1; then
+		cat "$mod/build.log" >&2
+		die "variant $variant: module build failed"
+	fi
+}
+
+command -v ccache > /dev/null || die "ccache is missing: run 'make deps'"
+extract_pristine
+sync_tree
+sync_config
+build_kernel
+build_module
