@@ -1,16 +1,41 @@
 # cdevbench: every entry point.  See README.md.
 #   make bench      set up, build the kernels, boot, measure, report
 #   make test       host tests and an end-to-end smoke run
+#   make compare    the report of a run (RUN=, BASELINE=)
 # Variables (make VAR=value): VARIANTS, BOOTS, MODE, QUICK, RESULTS_DIR,
-# LABEL, SWEEP_N, REPS, VCPUS, GUEST_MEM, BOOT_TIMEOUT, BUILD_DIR, JOBS.
+# LABEL, SWEEP_N, REPS, VCPUS, GUEST_MEM, BOOT_TIMEOUT, BUILD_DIR, JOBS,
+# RUN, BASELINE.
 
 SHELL := /bin/bash
 export VARIANTS BOOTS MODE QUICK RESULTS_DIR LABEL SWEEP_N REPS VCPUS \
-	GUEST_MEM BOOT_TIMEOUT BUILD_DIR JOBS
+	GUEST_MEM BOOT_TIMEOUT BUILD_DIR JOBS RUN BASELINE
 
-.PHONY: all deps kernels bench test clean
+BIN_DIR := $(or $(BUILD_DIR),build)/bin
+# User-space programs that run in the guest, one file each.
+PROGS := $(patsubst bench/selftest/%.c,$(BIN_DIR)/%,$(wildcard bench/selftest/*.c))
+CFLAGS := -O2 -g -Wall -Wextra -Werror
+COMPARE_SRCS := plot/compare.c plot/stats.c plot/json.c
+
+.PHONY: all deps kernels progs tools bench compare test clean
 
 all: bench
+
+progs: $(PROGS)
+
+# Host-side tools: the comparison and its unit test.
+tools: $(BIN_DIR)/compare $(BIN_DIR)/test_stats
+
+$(BIN_DIR)/compare: $(COMPARE_SRCS) plot/stats.h plot/json.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(COMPARE_SRCS) -lm
+
+$(BIN_DIR)/test_stats: plot/test_stats.c plot/stats.c plot/stats.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ plot/test_stats.c plot/stats.c -lm
+
+$(BIN_DIR)/%: bench/selftest/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
 
 deps:
 	@scripts/deps.sh
@@ -19,10 +44,14 @@ kernels: deps
 	@. scripts/lib.sh && for v in $${VARIANTS:-$$(all_variants)}; do \
 		scripts/kernel.sh $$v || exit 1; done
 
-bench: deps
+bench: deps progs tools
 	@scripts/bench.sh
 
-test: deps
+# Report of a run: RUN (default results/latest), BASELINE (default stock).
+compare: tools
+	@scripts/compare.sh
+
+test: deps progs tools
 	@tests/run.sh
 
 clean:

@@ -85,7 +85,7 @@ write_meta() {
 				"$(json_str "$(cat "$tree/obj/include/config/kernel.release")")" \
 				"$(json_str "$(sha256sum < "$tree/obj/.config" | cut -d' ' -f1)")" \
 				"$(json_str "$(cat "$tree/.cdevbench/series.sha")")" \
-				"$( [ -f "$RIG_ROOT/patches/$v/config" ] && json_str "patches/$v/config" || echo null)"
+				"$( [ -f "$PATCHES_DIR/$v/config" ] && json_str "patches/$v/config" || echo null)"
 		done
 		echo
 		echo "  }"
@@ -106,7 +106,9 @@ for ((b = 1; b <= BOOTS; b++)); do
 			echo "BOOT=$b"
 			echo "KERNEL_RELEASE=$(cat "$(variant_dir "$v")/obj/include/config/kernel.release")"
 			echo "RIG_ROOT=$RIG_ROOT"
-			echo "MODULE=$BUILD_DIR/modules/$v/cdevbench.ko"
+			echo "MODULE_DIR=$BUILD_DIR/modules/$v"
+			echo "BIN_DIR=$BUILD_DIR/bin"
+			echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$v/selftest.args" 2> /dev/null || true)'"
 			echo "SWEEP_N='$SWEEP_N'"
 			echo "REPS=$REPS"
 		} > "$boot_dir/suite.env"

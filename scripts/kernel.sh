@@ -16,7 +16,7 @@ tree=$(variant_dir "$variant")
 obj=$tree/obj
 state=$tree/.cdevbench
 mapfile -t patches < <(series_patches "$variant")
-variant_config=$RIG_ROOT/patches/$variant/config
+variant_config=$PATCHES_DIR/$variant/config
 JOBS=${JOBS:-$(nproc)}
 
 extract_pristine() {
@@ -80,7 +80,7 @@ sync_tree() {
 				--reject-file=- --batch < "$p" 2>&1); then
 			printf '%s\n' "$out" >&2
 			restore_pristine < "$state/files.list"
-			die "variant $variant: patch ${p#$RIG_ROOT/} does not apply (see the failed hunks above); other variants are not affected"
+			die "variant $variant: patch ${p#$PATCHES_DIR/} does not apply (see the failed hunks above); other variants are not affected"
 		fi
 	done
 	patched_paths /dev/null "${patches[@]}" > "$state/files.list"
@@ -94,13 +94,13 @@ normalized_fragment() {
 }
 
 sync_config() {
-	local frags=("$RIG_ROOT/patches/rig.config") want have=""
+	local frags=("$PATCHES_DIR/rig.config") want have=""
 	[ -f "$variant_config" ] && frags+=("$variant_config")
 	want=$(hash_files "${frags[@]}" "$state/series.sha")
 	[ -f "$state/config.sha" ] && have=$(cat "$state/config.sha")
 	[ -f "$obj/.config" ] && [ "$want" = "$have" ] && return
 
-	log "$variant: configuring (tinyconfig + ${frags[*]#$RIG_ROOT/})"
+	log "$variant: configuring (tinyconfig + ${frags[*]#$PATCHES_DIR/})"
 	rm -f "$state/config.sha"
 	mkdir -p "$obj"
 	normalized_fragment "${frags[@]}" > "$state/fragment.config"

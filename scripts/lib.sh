@@ -5,6 +5,8 @@ RIG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=$(mkdir -p "${BUILD_DIR:-$RIG_ROOT/build}" && cd "${BUILD_DIR:-$RIG_ROOT/build}" && pwd)
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 PRISTINE_TREE=$BUILD_DIR/src/linux-source-6.1
+# Variants and the shared config fragment; tests point this elsewhere.
+PATCHES_DIR=${PATCHES_DIR:-$RIG_ROOT/patches}
 # The whole run shares one start time so that every line shows run time.
 export RIG_T0=${RIG_T0:-$(date +%s)}
 
@@ -31,7 +33,7 @@ hash_files() {
 all_variants() {
 	local s
 	echo stock
-	for s in "$RIG_ROOT"/patches/*/series; do
+	for s in "$PATCHES_DIR"/*/series; do
 		[ -f "$s" ] && basename "$(dirname "$s")"
 	done
 	return 0
@@ -46,15 +48,15 @@ check_variant() {
 
 # Patch files of a variant's series, in order, as absolute paths.
 series_patches() {
-	local series=$RIG_ROOT/patches/$1/series line
+	local series=$PATCHES_DIR/$1/series line
 	[ -f "$series" ] || return 0
 	while read -r line; do
 		line=${line%%#*}
 		line=$(echo $line)
 		[ -n "$line" ] || continue
-		[ -f "$RIG_ROOT/patches/$1/$line" ] ||
+		[ -f "$PATCHES_DIR/$1/$line" ] ||
 			die "variant $1: series names $line, which is not in patches/$1/"
-		echo "$RIG_ROOT/patches/$1/$line"
+		echo "$PATCHES_DIR/$1/$line"
 	done < "$series"
 }
 

@@ -193,7 +193,8 @@ static int run_bench(const struct bench *bench)
 	}
 	format_param(param, sizeof(param), &params);
 	overhead = timer_overhead_ns();
-	err = buf_printf(&results, "timer_overhead_ns,-,0,%llu,ns\n", overhead);
+	err = buf_printf(&results, "timer_overhead_ns,%s,0,%llu,ns\n", param,
+			 overhead);
 
 	/* iter -1 is the untimed warm-up: it populates slab caches and the
 	 * kobj_map probe cache so the first timed repetition is not special. */

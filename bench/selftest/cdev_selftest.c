@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cdev_selftest: char-device semantics every variant must keep, as KTAP.
+ * Runs in the guest with the cdev_fixture module loaded; registers cdevs
+ * through its debugfs ctl file and opens device nodes made in NODE_DIR.
+ *
+ * usage: cdev_selftest [--expect-sys-cdev] FIXTURE_DIR NODE_DIR
+ *
+ * --expect-sys-cdev: the kernel registers cdevs in sysfs (/sys/cdev and
+ * /sys/cdev/major); without it /sys/cdev must not exist.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#define FIXTURE_SLOTS	8	/* as in bench/module/cdev_fixture.c */
+
+static const char *fixture_dir, *node_dir;
+static unsigned int major_nr;
+static bool expect_sys_cdev;
+static int case_failed;
+
+/* A failed check prints a KTAP diagnostic and fails the current case. */
+#define CHECK(cond, ...) do {						\
+	if (!(cond)) {							\
+		printf("# %s:%d: ", __func__, __LINE__);		\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+		case_failed = 1;					\
+		return;							\
+	}								\
+} while (0)
+
+static int ctl(const char *fmt, ...)
+{
+	char path[256], cmd[64];
+	va_list ap;
+	int fd, len, err = 0;
+
+	va_start(ap, fmt);
+	len = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/ctl", fixture_dir);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, cmd, len) != len)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* Open a fresh node (a new inode, so the kobj_lookup path) for a minor. */
+static int open_fresh(unsigned int minor, int flags)
+{
+	static unsigned int seq;
+	char path[256];
+	int fd, saved;
+
+	snprintf(path, sizeof(path), "%s/node-%u-%u", node_dir, minor, seq++);
+	if (mknod(path, S_IFCHR | 0600, makedev(major_nr, minor)))
+		return -errno;
+	fd = open(path, flags);
+	saved = errno;
+	unlink(path);
+	return fd < 0 ? -saved : fd;
+}
+
+/* The fixture's answer: which slot served the open, and for which minor. */
+static int read_slot(int fd, unsigned int *minor, int *writes)
+{
+	char buf[128];
+	int slot;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (sscanf(buf, "slot=%d minor=%u writes=%d", &slot, minor, writes) != 3)
+		return -1;
+	return slot;
+}
+
+/* The slot that serves a fresh open of @minor, or -errno of the open. */
+static int slot_of_minor(unsigned int minor)
+{
+	unsigned int m;
+	int w, slot, fd = open_fresh(minor, O_RDONLY);
+
+	if (fd < 0)
+		return fd;
+	slot = read_slot(fd, &m, &w);
+	close(fd);
+	return slot >= 0 && m == minor ? slot : -EPROTO;
+}
+
+static void test_open_read_write(void)
+{
+	unsigned int m;
+	int fd, w, err = ctl("add 0 0 1 static");
+
+	CHECK(!err, "add: %s", strerror(-err));
+	fd = open_fresh(0, O_RDWR);
+	CHECK(fd >= 0, "open: %s", strerror(-fd));
+	CHECK(write(fd, "abc", 3) == 3, "write: %m");
+	CHECK(read_slot(fd, &m, &w) == 0 && m == 0 && w == 3,
+	      "read did not report slot 0, minor 0, 3 bytes written");
+	CHECK(!close(fd), "close: %m");
+	CHECK(!ctl("del 0"), "del failed");
+}
+
+static void test_cached_open(void)
+{
+	char path[256];
+	unsigned int m;
+	int fd1, fd2, w;
+
+	CHECK(!ctl("add 0 0 1 static"), "add failed");
+	snprintf(path, sizeof(path), "%s/cached", node_dir);
+	CHECK(!mknod(path, S_IFCHR | 0600, makedev(major_nr, 0)), "mknod: %m");
+	fd1 = open(path, O_RDWR);	/* kobj_lookup, caches inode->i_cdev */
+	CHECK(fd1 >= 0, "first open: %m");
+	close(fd1);
+	fd2 = open(path, O_RDWR);	/* same inode: the i_cdev path */
+	unlink(path);
+	CHECK(fd2 >= 0, "second open: %m");
+	CHECK(write(fd2, "x", 1) == 1, "write: %m");
+	CHECK(read_slot(fd2, &m, &w) == 0 && w == 1, "cached open read wrong data");
+	close(fd2);
+	CHECK(!ctl("del 0"), "del failed");
+}
+
+static void test_del_enxio_open_survives(void)
+{
+	unsigned int m;
+	int fd, fresh, w;
+
+	CHECK(!ctl("add 0 0 1 alloc"), "add failed");
+	fd = open_fresh(0, O_RDWR);
+	CHECK(fd >= 0, "open: %s", strerror(-fd));
+	CHECK(!ctl("del 0"), "del failed");
+	fresh = open_fresh(0, O_RDWR);
+	CHECK(fresh == -ENXIO, "fresh open after cdev_del gave %s, want ENXIO",
+	      fresh >= 0 ? "success" : strerror(-fresh));
+	CHECK(write(fd, "ab", 2) == 2, "write on the open file: %m");
+	CHECK(read_slot(fd, &m, &w) == 0 && w == 2,
+	      "the already-open file stopped working after cdev_del");
+	CHECK(!close(fd), "close: %m");
+}
+
+static void test_range(void)
+{
+	unsigned int m;
+	int slot;
+
+	CHECK(!ctl("add 1 8 4 static"), "add failed");
+	for (m = 8; m < 12; m++) {
+		slot = slot_of_minor(m);
+		CHECK(slot == 1, "minor %u inside the range: got %d", m, slot);
+	}
+	CHECK(slot_of_minor(7) == -ENXIO, "minor 7 below the range opened");
+	CHECK(slot_of_minor(12) == -ENXIO, "minor 12 above the range opened");
+	CHECK(!ctl("del 1"), "del failed");
+}
+
+static void test_overlap_narrowest(void)
+{
+	CHECK(!ctl("add 2 16 16 static"), "add wide failed");
+	CHECK(!ctl("add 3 20 2 alloc"), "add narrow failed");
+	CHECK(slot_of_minor(20) == 3 && slot_of_minor(21) == 3,
+	      "the narrower registration does not win inside it");
+	CHECK(slot_of_minor(19) == 2 && slot_of_minor(22) == 2,
+	      "the wider registration does not serve outside the narrower");
+	CHECK(!ctl("del 3"), "del narrow failed");
+	CHECK(slot_of_minor(20) == 2, "after removing the narrower, the wider does not serve");
+	CHECK(!ctl("del 2"), "del wide failed");
+}
+
+static void test_unload_while_open(void)
+{
+	unsigned int m;
+	int fd, w, ret;
+
+	CHECK(!ctl("add 4 40 1 static"), "add failed");
+	fd = open_fresh(40, O_RDONLY);
+	CHECK(fd >= 0, "open: %s", strerror(-fd));
+	ret = syscall(SYS_delete_module, "cdev_fixture", O_NONBLOCK);
+	CHECK(ret < 0 && (errno == EBUSY || errno == EWOULDBLOCK),
+	      "unloading the module with a node open was not refused");
+	CHECK(read_slot(fd, &m, &w) == 4, "the open file broke");
+	close(fd);
+	CHECK(!ctl("del 4"), "del failed");
+}
+
+static bool exists(const char *fmt, unsigned int minor)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), fmt, major_nr, minor);
+	return !stat(path, &st);
+}
+
+static void test_sys_cdev(void)
+{
+	struct stat st;
+
+	if (!expect_sys_cdev) {
+		CHECK(stat("/sys/cdev", &st) && errno == ENOENT,
+		      "/sys/cdev exists on a kernel without sysfs cdevs");
+		CHECK(!ctl("add 5 48 1 static"), "add failed");
+		CHECK(stat("/sys/cdev", &st), "/sys/cdev appeared on cdev_add");
+		CHECK(!ctl("del 5"), "del failed");
+		return;
+	}
+	CHECK(!ctl("add 5 48 1 static"), "add static failed");
+	CHECK(!ctl("add 6 50 1 alloc"), "add alloc failed");
+	CHECK(exists("/sys/cdev/%u:%u", 48), "/sys/cdev/%u:48 missing", major_nr);
+	CHECK(exists("/sys/cdev/major/%u:%u", 50), "/sys/cdev/major/%u:50 missing",
+	      major_nr);
+	CHECK(!exists("/sys/cdev/%u:%u", 50), "cdev_alloc() cdev outside /sys/cdev/major");
+	CHECK(!ctl("del 5") && !ctl("del 6"), "del failed");
+	CHECK(!exists("/sys/cdev/%u:%u", 48), "/sys/cdev/%u:48 left after cdev_del",
+	      major_nr);
+	CHECK(!exists("/sys/cdev/major/%u:%u", 50),
+	      "/sys/cdev/major/%u:50 left after cdev_del", major_nr);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} cases[] = {
+	{ "open_read_write", test_open_read_write },
+	{ "cached_open", test_cached_open },
+	{ "del_enxio_open_survives", test_del_enxio_open_survives },
+	{ "minor_range", test_range },
+	{ "overlap_narrowest_wins", test_overlap_narrowest },
+	{ "unload_while_open", test_unload_while_open },
+	{ "sys_cdev", test_sys_cdev },
+};
+
+int main(int argc, char **argv)
+{
+	char path[256];
+	int i, slot, failed = 0, n = sizeof(cases) / sizeof(cases[0]);
+	FILE *f;
+
+	if (argc > 1 && !strcmp(argv[1], "--expect-sys-cdev")) {
+		expect_sys_cdev = true;
+		argv++;
+		argc--;
+	}
+	if (argc != 3) {
+		fprintf(stderr, "usage: cdev_selftest [--expect-sys-cdev] FIXTURE_DIR NODE_DIR\n");
+		return 2;
+	}
+	fixture_dir = argv[1];
+	node_dir = argv[2];
+	snprintf(path, sizeof(path), "%s/major", fixture_dir);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%u", &major_nr) != 1) {
+		fprintf(stderr, "cdev_selftest: cannot read %s: is cdev_fixture loaded?\n", path);
+		return 2;
+	}
+	fclose(f);
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("KTAP version 1\n1..%d\n", n);
+	for (i = 0; i < n; i++) {
+		case_failed = 0;
+		cases[i].fn();
+		printf("%sok %d %s\n", case_failed ? "not " : "", i + 1, cases[i].name);
+		failed += case_failed;
+		/* A failed case may leave cdevs behind; later cases start clean. */
+		for (slot = 0; slot < FIXTURE_SLOTS; slot++)
+			ctl("del %d", slot);
+	}
+	printf("# totals: pass:%d fail:%d\n", n - failed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,32 @@
+# Bad input is refused with a message that says what to do.
+. "$(dirname "$0")/lib.sh"
+
+expect_fail "unknown variant" "unknown variant 'no-such'; valid variants: stock" \
+	env VARIANTS=no-such scripts/bench.sh
+expect_fail "bad BOOTS" "BOOTS must be a positive number" \
+	env VARIANTS=stock BOOTS=x scripts/bench.sh
+expect_fail "unknown mode" "unknown MODE 'fast'" env MODE=fast scripts/bench.sh
+
+# A patch that does not apply names the variant, the patch and the hunk,
+# and leaves the variant's tree pristine for the next try.
+patches=$(mktemp -d)
+trap 'rm -rf "$patches" "$RIG_ROOT/build/kernels/broken"' EXIT
+cp patches/rig.config "$patches/"
+mkdir "$patches/broken"
+cat > "$patches/broken/0001-bad.patch" <<'PATCH'
+--- a/fs/char_dev.c
++++ b/fs/char_dev.c
+@@ -1,3 +1,3 @@
+-// this line is not in fs/char_dev.c
++// neither is this one
+ /*
+  *  linux/fs/char_dev.c
+PATCH
+echo 0001-bad.patch > "$patches/broken/series"
+expect_fail "patch that does not apply" \
+	"variant broken: patch broken/0001-bad.patch does not apply" \
+	env PATCHES_DIR="$patches" scripts/kernel.sh broken
+expect_fail "the failed hunk is shown" "Hunk #1 FAILED at 1" \
+	env PATCHES_DIR="$patches" scripts/kernel.sh broken
+cmp -s build/src/linux-source-6.1/fs/char_dev.c build/kernels/broken/fs/char_dev.c ||
+	fail "fs/char_dev.c of the broken variant is not pristine after the failure"
