@@ -447,12 +447,35 @@ static const char *meta_field(const char *key, char *buf, size_t size)
 	return buf;
 }
 
+/* Text broken at spaces into lines of at most width columns. */
+static void print_wrapped(const char *text, int width)
+{
+	int col = 0;
+
+	while (*text) {
+		int len = (int)strcspn(text, " ");
+
+		if (col && col + 1 + len > width) {
+			printf("\n");
+			col = 0;
+		}
+		printf("%s%.*s", col ? " " : "", len, text);
+		col += (col ? 1 : 0) + len;
+		text += len;
+		text += strspn(text, " ");
+	}
+	printf("\n");
+}
+
 /* What was compared, the statistics used, and the significant changes. */
 static void print_preamble(const struct comparison *c, size_t n, int md)
 {
 	char b1[256], b2[256], b3[256];
 	const char *path, *bullet = md ? "- " : "";
-	size_t i, j, k;
+	size_t i, j, k, tested = 0;
+
+	for (i = 0; i < n; i++)
+		tested += c[i].base && c[i].var;
 
 	printf(md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n\n");
 	if (nmetas) {
@@ -481,7 +504,7 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 	       "%sverdict better/worse needs p < %g, the 95%% bootstrap interval\n"
 	       "%s(%u resamples, seed %llu) excluding 1 and a change >= %g%%;\n"
 	       "%snoise: the baseline's spread of per-boot medians (A/A).\n\n",
-	       bullet, n, md ? "  " : "", opt.alpha, md ? "  " : "", opt.resamples,
+	       bullet, tested, md ? "  " : "", opt.alpha, md ? "  " : "", opt.resamples,
 	       opt.seed, opt.min_effect * 100, bullet);
 
 	/* Mann-Whitney's smallest p for these sample sizes (complete
@@ -504,7 +527,7 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 			a[j] = (double)j;
 		for (j = 0; j < nv; j++)
 			b[j] = (double)(nb + j);
-		pmin = mann_whitney_p(a, nb, b, nv, &exact) * (double)n;
+		pmin = mann_whitney_p(a, nb, b, nv, &exact) * (double)tested;
 		free(a);
 		free(b);
 		if (pmin >= opt.alpha) {
@@ -516,9 +539,12 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 		}
 	}
 
-	/* the summary paragraph */
+	/* the summary paragraph, one sentence per variant */
 	for (i = 0; i < nvariants; i++) {
 		size_t better = 0, worse = 0, missing = 0, total = 0;
+		char *text = NULL;
+		size_t textlen = 0;
+		FILE *out = open_memstream(&text, &textlen);
 
 		if (!strcmp(variants[i], opt.baseline))
 			continue;
@@ -530,20 +556,23 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 			worse += !strcmp(c[j].verdict, "worse");
 			missing += !strcmp(c[j].verdict, "missing");
 		}
-		printf("%s against %s: %zu of %zu comparisons worse, %zu better",
-		       variants[i], opt.baseline, worse, total, better);
+		fprintf(out, "%s against %s: %zu of %zu comparisons worse, %zu better",
+			variants[i], opt.baseline, worse, total, better);
 		if (missing)
-			printf(", %zu missing on one side", missing);
+			fprintf(out, ", %zu missing on one side", missing);
 		for (j = 0, k = 0; j < n; j++) {
 			const struct comparison *x = &c[j];
 
 			if (strcmp(x->variant, variants[i]) ||
 			    !strcmp(x->verdict, "same") || !strcmp(x->verdict, "missing"))
 				continue;
-			printf("%s %s %s %+.1f%%", k++ ? ";" : ":", x->metric,
-			       x->param, (x->ratio - 1) * 100);
+			fprintf(out, "%s %s %s %+.1f%%", k++ ? ";" : ":", x->metric,
+				x->param, (x->ratio - 1) * 100);
 		}
-		printf("%s\n", better + worse ? "." : "; the rest within noise.");
+		fprintf(out, "%s", better + worse ? "." : "; the rest within noise.");
+		fclose(out);
+		print_wrapped(text, 78);
+		free(text);
 	}
 	printf("\n");
 }

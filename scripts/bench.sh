@@ -133,4 +133,5 @@ if [ ${#failed[@]} -gt 0 ]; then
 fi
 echo complete > "$run/status"
 ln -sfn "$run_id" "$RESULTS_DIR/latest"
-log "step 3/3: run complete: $run (results/latest)"
+log "step 3/3: run complete: $run (latest); comparing"
+RUN=$run RESULTS_DIR=$RESULTS_DIR "$RIG_ROOT/scripts/compare.sh"
