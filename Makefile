@@ -11,8 +11,10 @@ export VARIANTS BOOTS MODE QUICK RESULTS_DIR LABEL SWEEP_N REPS VCPUS \
 	GUEST_MEM BOOT_TIMEOUT BUILD_DIR JOBS RUN BASELINE
 
 BIN_DIR := $(or $(BUILD_DIR),build)/bin
-# User-space programs that run in the guest, one file each.
-PROGS := $(patsubst bench/selftest/%.c,$(BIN_DIR)/%,$(wildcard bench/selftest/*.c))
+# User-space programs that run in the guest: the selftest, and one file per
+# benchmark linked with the harness.
+PROGS := $(patsubst %.c,$(BIN_DIR)/%,$(notdir $(wildcard bench/selftest/*.c bench/mem/*.c))) \
+	$(patsubst bench/user/%.c,$(BIN_DIR)/%,$(filter-out bench/user/harness.c,$(wildcard bench/user/*.c)))
 CFLAGS := -O2 -g -Wall -Wextra -Werror
 COMPARE_SRCS := plot/compare.c plot/stats.c plot/json.c
 
@@ -36,6 +38,14 @@ $(BIN_DIR)/test_stats: plot/test_stats.c plot/stats.c plot/stats.h
 $(BIN_DIR)/%: bench/selftest/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<
+
+$(BIN_DIR)/%: bench/mem/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
+
+$(BIN_DIR)/%: bench/user/%.c bench/user/harness.c bench/user/harness.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -pthread -o $@ $< bench/user/harness.c
 
 deps:
 	@scripts/deps.sh

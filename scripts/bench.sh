@@ -17,10 +17,12 @@ tcg | kvm) VCPUS=${VCPUS:-$(nproc)} ;;
 *) die "unknown MODE '$MODE': auto, icount, tcg or kvm" ;;
 esac
 if [ "$QUICK" = 1 ]; then
-	BOOTS=${BOOTS:-2} SWEEP_N=${SWEEP_N:-1 10 100} REPS=${REPS:-3}
+	BOOTS=${BOOTS:-2} SWEEP_N=${SWEEP_N:-1 10 100 1000} REPS=${REPS:-3} OPS=${OPS:-50}
 else
-	BOOTS=${BOOTS:-3} SWEEP_N=${SWEEP_N:-1 10 100 1000 10000} REPS=${REPS:-5}
+	BOOTS=${BOOTS:-3} SWEEP_N=${SWEEP_N:-1 10 100 1000 10000} REPS=${REPS:-5} OPS=${OPS:-200}
 fi
+# Threads for open_cached_ns: 1, 2 and, where vCPUs run in parallel, VCPUS.
+THREADS=${THREADS:-$(printf '%s\n' 1 2 $([ "$MODE" != icount ] && echo "$VCPUS") | sort -nu | tr '\n' ' ')}
 GUEST_MEM=${GUEST_MEM:-1024}
 RESULTS_DIR=$(mkdir -p "${RESULTS_DIR:-$RIG_ROOT/results}" && cd "${RESULTS_DIR:-$RIG_ROOT/results}" && pwd)
 export MODE VCPUS GUEST_MEM
@@ -30,6 +32,7 @@ read -r -a variants <<< "${VARIANTS:-$(all_variants | tr '\n' ' ')}"
 for v in "${variants[@]}"; do check_variant "$v"; done
 [[ $BOOTS =~ ^[1-9][0-9]*$ ]] || die "BOOTS must be a positive number, not '$BOOTS'"
 [[ $REPS =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive number, not '$REPS'"
+[[ $OPS =~ ^[1-9][0-9]*$ ]] || die "OPS must be a positive number, not '$OPS'"
 for n in $SWEEP_N; do
 	[[ $n =~ ^[1-9][0-9]*$ ]] || die "SWEEP_N holds '$n', not a positive number"
 done
@@ -73,6 +76,8 @@ write_meta() {
 		echo "  \"guest_mem_mib\": $GUEST_MEM,"
 		echo "  \"sweep_n\": [$(echo $SWEEP_N | tr ' ' ',')],"
 		echo "  \"reps\": $REPS,"
+		echo "  \"ops\": $OPS,"
+		echo "  \"threads\": [$(echo $THREADS | tr ' ' ',')],"
 		echo "  \"boots\": $BOOTS,"
 		echo "  \"quick\": $([ "$QUICK" = 1 ] && echo true || echo false),"
 		echo "  \"variants\": {"
@@ -111,6 +116,8 @@ for ((b = 1; b <= BOOTS; b++)); do
 			echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$v/selftest.args" 2> /dev/null || true)'"
 			echo "SWEEP_N='$SWEEP_N'"
 			echo "REPS=$REPS"
+			echo "OPS=$OPS"
+			echo "THREADS='$THREADS'"
 		} > "$boot_dir/suite.env"
 		log "round $b/$BOOTS: $v booting ($MODE, $VCPUS vCPU)"
 		t=$(date +%s)

@@ -29,10 +29,11 @@ esac
 
 # tsc=reliable keeps the guest on the TSC (cheap to read, derived from the
 # instruction count in icount mode) instead of falling back to jiffies.
+# slab_nomerge gives every cache its own /proc/slabinfo line (kernfs nodes).
 cmdline="console=ttyS0 root=hostroot rootfstype=9p ro
  rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144
  init=$RIG_ROOT/guest-init/init cdevbench_guest=1
- panic=-1 oops=panic clocksource=tsc tsc=reliable nokaslr"
+ panic=-1 oops=panic clocksource=tsc tsc=reliable nokaslr slab_nomerge"
 
 rm -f "$boot_dir/exit-status"
 rc=0

@@ -8,12 +8,11 @@
  * kobj_map() inserts into a chain sorted by range and kobj_unmap() searches
  * it linearly, so the sweep over n shows how each cost grows with the chain.
  */
-#include <linux/cdev.h>
 #include <linux/fs.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
-#include <linux/slab.h>
 #include "cdevbench.h"
+#include "cdev_set.h"
 
 static const struct file_operations bench_register_fops = {
 	.owner = THIS_MODULE,
@@ -22,54 +21,32 @@ static const struct file_operations bench_register_fops = {
 static int bench_register_once(struct bench_run *run, int iter)
 {
 	const struct bench_params *p = bench_params(run);
-	u32 per_major = DIV_ROUND_UP(p->n, p->majors);
-	struct cdev *cdevs;
-	dev_t *regions;
-	u32 i, added = 0, regions_held = 0;
-	int err = 0;
+	struct cdev_set set;
+	int err;
 
-	cdevs = kvcalloc(p->n, sizeof(*cdevs), GFP_KERNEL);
-	regions = kcalloc(p->majors, sizeof(*regions), GFP_KERNEL);
-	if (!cdevs || !regions) {
-		err = -ENOMEM;
-		goto out_free;
-	}
-	for (i = 0; i < p->majors; i++) {
-		err = alloc_chrdev_region(&regions[i], 0, per_major, "cdevbench");
-		if (err)
-			goto out_release;
-		regions_held++;
-	}
+	err = cdev_set_alloc(&set, p->n, p->majors);
+	if (err)
+		return err;
+	while (set.added < set.n) {
+		u64 t0 = ktime_get_ns();
 
-	for (added = 0; added < p->n; added++) {
-		dev_t dev = regions[added / per_major] + added % per_major;
-		u64 t0;
-
-		cdev_init(&cdevs[added], &bench_register_fops);
-		t0 = ktime_get_ns();
-		err = cdev_add(&cdevs[added], dev, 1);
+		err = cdev_set_add_next(&set, &bench_register_fops);
 		if (err)
 			break;
 		bench_sample(run, "cdev_add_ns", ktime_get_ns() - t0);
 		if (bench_interrupted()) {
 			err = -EINTR;
-			added++;
 			break;
 		}
 		cond_resched();
 	}
-	for (i = 0; i < added; i++) {
+	while (set.removed < set.added) {
 		u64 t0 = ktime_get_ns();
 
-		cdev_del(&cdevs[i]);
+		cdev_set_del_next(&set);
 		bench_sample(run, "cdev_del_ns", ktime_get_ns() - t0);
 	}
-out_release:
-	for (i = 0; i < regions_held; i++)
-		unregister_chrdev_region(regions[i], per_major);
-out_free:
-	kfree(regions);
-	kvfree(cdevs);
+	cdev_set_free(&set);
 	return err;
 }
 

@@ -28,8 +28,16 @@ struct bench {
 /* Record one operation's time in ns (timer overhead not yet subtracted). */
 void bench_sample(struct bench_run *run, const char *metric, u64 ns);
 const struct bench_params *bench_params(const struct bench_run *run);
+/* The parameters as last written to debugfs, for commands outside a run. */
+const struct bench_params *bench_current_params(void);
+/* -EINVAL unless 0 < n <= 1000000, reps > 0 and 0 < majors <= n. */
+int bench_params_check(const struct bench_params *p);
 bool bench_interrupted(void);
 
 extern const struct bench bench_register;
+
+struct dentry;
+void hold_init(struct dentry *dir);
+void hold_exit(void);
 
 #endif

@@ -8,6 +8,7 @@
  *                                        the write fails with its error
  *   /sys/kernel/debug/cdevbench/results  metric,param,iter,value,unit
  *   /sys/kernel/debug/cdevbench/raw      metric,param,iter,op,ns per operation
+ *   /sys/kernel/debug/cdevbench/hold     cdevs kept registered (hold.c)
  *
  * value is the mean per operation of one repetition with the timer overhead
  * (the median of back-to-back ktime_get_ns() pairs, reported as the
@@ -60,6 +61,18 @@ static struct dentry *dir;
 const struct bench_params *bench_params(const struct bench_run *run)
 {
 	return &run->params;
+}
+
+const struct bench_params *bench_current_params(void)
+{
+	return &params;
+}
+
+int bench_params_check(const struct bench_params *p)
+{
+	if (!p->n || p->n > MAX_N || !p->reps || !p->majors || p->majors > p->n)
+		return -EINVAL;
+	return 0;
 }
 
 bool bench_interrupted(void)
@@ -177,9 +190,9 @@ static int run_bench(const struct bench *bench)
 	u64 overhead;
 	int iter, i, err = 0;
 
-	if (!params.n || params.n > MAX_N || !params.reps || !params.majors ||
-	    params.majors > params.n)
-		return -EINVAL;
+	err = bench_params_check(&params);
+	if (err)
+		return err;
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
 	if (!run)
 		return -ENOMEM;
@@ -279,12 +292,14 @@ static int __init cdevbench_init(void)
 	debugfs_create_file("run", 0200, dir, NULL, &run_fops);
 	debugfs_create_file("results", 0400, dir, &results, &text_buf_fops);
 	debugfs_create_file("raw", 0400, dir, &raw, &text_buf_fops);
+	hold_init(dir);
 	return 0;
 }
 
 static void __exit cdevbench_exit(void)
 {
 	debugfs_remove_recursive(dir);
+	hold_exit();
 	kvfree(results.data);
 	kvfree(raw.data);
 }

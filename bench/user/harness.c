@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space benchmark harness, linked with one benchmark file.
+ *
+ * usage: BENCH --variant V --boot B --param P [--reps R] [--ops K]
+ *              [--threads T] [--raw FILE] [-- benchmark options]
+ *
+ * One untimed warm-up repetition, then R repetitions; in each, T threads
+ * start together and time K operations each with CLOCK_MONOTONIC.  Writes
+ * one samples.csv row per repetition (mean ns per operation over all
+ * threads, minus the clock-read overhead, which gets a timer_overhead_ns
+ * row of its own) to stdout, and every operation's time to FILE as
+ * metric,param,iter,op,ns.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "harness.h"
+
+#define OVERHEAD_PAIRS 1001
+
+static struct {
+	const char *variant, *boot, *param, *raw;
+	long reps, ops, threads;
+} opt = { .reps = 5, .ops = 1000, .threads = 1 };
+
+struct worker {
+	pthread_t tid;
+	int thread, err;
+	long *ns;		/* per-operation times of this repetition */
+};
+
+static pthread_barrier_t start;
+
+static long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+static long timer_overhead_ns(void)
+{
+	static long d[OVERHEAD_PAIRS];
+	int i;
+
+	for (i = 0; i < OVERHEAD_PAIRS; i++) {
+		long t0 = now_ns();
+
+		d[i] = now_ns() - t0;
+	}
+	qsort(d, OVERHEAD_PAIRS, sizeof(*d), cmp_long);
+	return d[OVERHEAD_PAIRS / 2];
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	long k;
+
+	pthread_barrier_wait(&start);
+	for (k = 0; k < opt.ops && !w->err; k++) {
+		long t0;
+
+		if (ubench.prepare && (w->err = ubench.prepare(w->thread, k)))
+			break;
+		t0 = now_ns();
+		w->err = ubench.op(w->thread, k);
+		w->ns[k] = now_ns() - t0;
+		if (!w->err && ubench.finish)
+			w->err = ubench.finish(w->thread, k);
+	}
+	return NULL;
+}
+
+/* One repetition: all threads, then the per-operation times in w[].ns. */
+static int run_once(struct worker *w)
+{
+	long t;
+	int err = 0;
+
+	pthread_barrier_init(&start, NULL, opt.threads);
+	for (t = 0; t < opt.threads; t++) {
+		w[t].thread = t;
+		w[t].err = 0;
+		if (t && pthread_create(&w[t].tid, NULL, worker_run, &w[t])) {
+			fprintf(stderr, "%s: pthread_create failed\n", ubench.metric);
+			exit(1);
+		}
+	}
+	worker_run(&w[0]);
+	for (t = 0; t < opt.threads; t++) {
+		if (t)
+			pthread_join(w[t].tid, NULL);
+		err = err ?: w[t].err;
+	}
+	pthread_barrier_destroy(&start);
+	return err;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: %s --variant V --boot B --param P [--reps R] [--ops K]\n"
+		"       [--threads T] [--raw FILE] [-- %s]\n", ubench.metric, ubench.usage);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "variant", required_argument, NULL, 'v' },
+		{ "boot", required_argument, NULL, 'b' },
+		{ "param", required_argument, NULL, 'p' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "ops", required_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "raw", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct worker *w;
+	FILE *raw = NULL;
+	long overhead, iter, t, k;
+	int ch, err;
+
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'v': opt.variant = optarg; break;
+		case 'b': opt.boot = optarg; break;
+		case 'p': opt.param = optarg; break;
+		case 'r': opt.reps = atol(optarg); break;
+		case 'o': opt.ops = atol(optarg); break;
+		case 't': opt.threads = atol(optarg); break;
+		case 'w': opt.raw = optarg; break;
+		default: usage();
+		}
+	}
+	if (!opt.variant || !opt.boot || !opt.param || opt.reps < 1 ||
+	    opt.ops < 1 || opt.threads < 1)
+		usage();
+	if (ubench.exit)
+		atexit(ubench.exit);
+	err = ubench.init ? ubench.init(argc - optind, argv + optind) : 0;
+	if (err) {
+		fprintf(stderr, "%s: %s\n", ubench.metric, strerror(-err));
+		return 1;
+	}
+	if (opt.raw && !(raw = fopen(opt.raw, "a"))) {
+		fprintf(stderr, "%s: cannot open %s: %m\n", ubench.metric, opt.raw);
+		return 1;
+	}
+	w = calloc(opt.threads, sizeof(*w));
+	for (t = 0; w && t < opt.threads; t++)
+		if (!(w[t].ns = calloc(opt.ops, sizeof(long))))
+			w = NULL;
+	if (!w) {
+		fprintf(stderr, "%s: out of memory\n", ubench.metric);
+		return 1;
+	}
+	overhead = timer_overhead_ns();
+	printf("%s,%s,timer_overhead_ns,%s,0,%ld,ns\n", opt.variant, opt.boot,
+	       opt.param, overhead);
+
+	for (iter = -1; iter < opt.reps; iter++) {	/* -1: warm-up */
+		double sum = 0;
+
+		err = run_once(w);
+		if (err) {
+			fprintf(stderr, "%s %s: repetition %ld: %s\n", ubench.metric,
+				opt.param, iter, strerror(-err));
+			return 1;
+		}
+		if (iter < 0)
+			continue;
+		for (t = 0; t < opt.threads; t++)
+			for (k = 0; k < opt.ops; k++) {
+				sum += w[t].ns[k];
+				if (raw)
+					fprintf(raw, "%s,%s,%ld,%ld,%ld\n", ubench.metric,
+						opt.param, iter, t * opt.ops + k,
+						w[t].ns[k] - overhead);
+			}
+		printf("%s,%s,%s,%s,%ld,%.1f,ns\n", opt.variant, opt.boot,
+		       ubench.metric, opt.param, iter,
+		       sum / (double)(opt.threads * opt.ops) - (double)overhead);
+	}
+	if (raw && fclose(raw)) {
+		fprintf(stderr, "%s: writing %s: %m\n", ubench.metric, opt.raw);
+		return 1;
+	}
+	return 0;
+}
