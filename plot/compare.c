@@ -144,6 +144,51 @@ static void add_sample(const char *file, int line, char **f)
 	g->boot[g->n++] = (int)boot;
 }
 
+/* Split a CSV line in place into at most max fields; a field may be in
+ * double quotes (param "n=10,pos=tail").  Returns the count, -1 on an
+ * unterminated quote or too many fields. */
+static int split_csv(char *line, char **fields, int max)
+{
+	int n = 0;
+	char *out;
+
+	for (;;) {
+		if (n == max)
+			return -1;
+		if (*line == '"') {
+			fields[n++] = out = ++line;
+			while (*line && !(line[0] == '"' && line[1] != '"')) {
+				if (*line == '"')	/* "" is a quote */
+					line++;
+				*out++ = *line++;
+			}
+			if (*line != '"')
+				return -1;
+			*out = '\0';
+			line++;
+			if (*line && *line != ',')
+				return -1;
+		} else {
+			fields[n++] = line;
+			line += strcspn(line, ",");
+		}
+		if (!*line)
+			return n;
+		*line++ = '\0';
+	}
+}
+
+/* A param as CSV wants it: quoted when it holds a comma. */
+static const char *csv_param(const char *param)
+{
+	static char buf[256];
+
+	if (!strchr(param, ','))
+		return param;
+	snprintf(buf, sizeof(buf), "\"%s\"", param);
+	return buf;
+}
+
 static void read_samples(const char *file)
 {
 	char *line = NULL;
@@ -155,7 +200,7 @@ static void read_samples(const char *file)
 	if (!f)
 		die("cannot open %s: %s", file, strerror(errno));
 	while ((len = getline(&line, &cap, f)) > 0) {
-		char *fields[8], *s = line;
+		char *fields[7], *s = line;
 		int n = 0;
 
 		lineno++;
@@ -167,9 +212,8 @@ static void read_samples(const char *file)
 				die("%s:1: header is not '%s'", file, HEADER);
 			continue;
 		}
-		while (n < 8 && (fields[n++] = strsep(&s, ",")))
-			;
-		if (n != 8 || fields[7])
+		n = split_csv(s, fields, 7);
+		if (n != 7)
 			die("%s:%d: expected 7 fields (%s)", file, lineno, HEADER);
 		for (n = 0; n < 7; n++)
 			if (!fields[n][0])
@@ -355,9 +399,14 @@ static struct comparison *compare_all(size_t *count)
 		}
 		x->mb = median(x->base->v, x->base->n);
 		x->mv = median(x->var->v, x->var->n);
-		x->ratio = x->mv / x->mb;
-		bootstrap_ratio_ci(x->base->v, x->base->n, x->var->v, x->var->n,
-				   opt.resamples, opt.seed, LEVEL, &x->lo, &x->hi);
+		/* No ratio from a zero baseline (a count the variant adds). */
+		x->ratio = x->lo = x->hi = NAN;
+		if (x->mb != 0) {
+			x->ratio = x->mv / x->mb;
+			bootstrap_ratio_ci(x->base->v, x->base->n, x->var->v,
+					   x->var->n, opt.resamples, opt.seed,
+					   LEVEL, &x->lo, &x->hi);
+		}
 		x->p = mann_whitney_p(x->base->v, x->base->n, x->var->v,
 				      x->var->n, &(int){ 0 });
 		x->noise = boot_spread(x->base);
@@ -372,11 +421,14 @@ static struct comparison *compare_all(size_t *count)
 		if (!x->base || !x->var)
 			continue;
 		x->p = p[j++];
-		significant = x->p < opt.alpha && (x->hi < 1 || x->lo > 1) &&
-			      fabs(x->ratio - 1) >= opt.min_effect;
+		if (isnan(x->ratio))	/* from zero: any significant change counts */
+			significant = x->p < opt.alpha && x->mv != 0;
+		else
+			significant = x->p < opt.alpha && (x->hi < 1 || x->lo > 1) &&
+				      fabs(x->ratio - 1) >= opt.min_effect;
 		if (!significant)
 			x->verdict = "same";
-		else if ((x->ratio < 1) == lower_is_better(x->base->unit))
+		else if ((x->mv < x->mb) == lower_is_better(x->base->unit))
 			x->verdict = "better";
 		else
 			x->verdict = "worse";
@@ -396,32 +448,64 @@ static void print_csv(const struct comparison *c, size_t n)
 
 		if (!x->base || !x->var) {
 			printf("%s,%s,%s,%s,%zu,%zu,,,,,,,missing\n", x->metric,
-			       x->param, opt.baseline, x->variant,
+			       csv_param(x->param), opt.baseline, x->variant,
 			       x->base ? x->base->n : 0, x->var ? x->var->n : 0);
 			continue;
 		}
-		printf("%s,%s,%s,%s,%zu,%zu,%.6g,%.6g,%.6f,%.6f,%.6f,%.3g,%s\n",
-		       x->metric, x->param, opt.baseline, x->variant, x->base->n,
-		       x->var->n, x->mb, x->mv, x->ratio, x->lo, x->hi, x->p,
-		       x->verdict);
+		if (isnan(x->ratio))
+			printf("%s,%s,%s,%s,%zu,%zu,%.6g,%.6g,,,,%.3g,%s\n",
+			       x->metric, csv_param(x->param), opt.baseline,
+			       x->variant, x->base->n, x->var->n, x->mb, x->mv,
+			       x->p, x->verdict);
+		else
+			printf("%s,%s,%s,%s,%zu,%zu,%.6g,%.6g,%.6f,%.6f,%.6f,%.3g,%s\n",
+			       x->metric, csv_param(x->param), opt.baseline,
+			       x->variant, x->base->n, x->var->n, x->mb, x->mv,
+			       x->ratio, x->lo, x->hi, x->p, x->verdict);
 	}
 }
 
-/* Per-variant median and its interval for every group, for the plots. */
+/* The value of key in a param such as "n=10,pos=tail", "" when absent. */
+static const char *param_value(const char *param, const char *key, char *buf,
+			       size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = param;
+
+	buf[0] = '\0';
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len > klen && !strncmp(p, key, klen) && p[klen] == '=') {
+			snprintf(buf, size, "%.*s", (int)(len - klen - 1), p + klen + 1);
+			break;
+		}
+		p += len + (p[len] == ',');
+	}
+	return buf;
+}
+
+/* Per-variant median and its interval for every group, for the plots,
+ * with the param's keys in columns of their own. */
 static void print_series(void)
 {
+	char n[32], majors[32], pos[32], threads[32];
 	size_t i;
 
 	qsort(groups, ngroups, sizeof(*groups), cmp_group);
-	printf("metric,param,variant,n,median,ci_low,ci_high,unit\n");
+	printf("metric,variant,n,majors,pos,threads,samples,median,ci_low,ci_high,unit\n");
 	for (i = 0; i < ngroups; i++) {
 		const struct group *g = &groups[i];
 		double lo, hi;
 
 		bootstrap_median_ci(g->v, g->n, opt.resamples, opt.seed, LEVEL,
 				    &lo, &hi);
-		printf("%s,%s,%s,%zu,%.6g,%.6g,%.6g,%s\n", g->metric, g->param,
-		       g->variant, g->n, median(g->v, g->n), lo, hi, g->unit);
+		printf("%s,%s,%s,%s,%s,%s,%zu,%.6g,%.6g,%.6g,%s\n", g->metric,
+		       g->variant, param_value(g->param, "n", n, sizeof(n)),
+		       param_value(g->param, "majors", majors, sizeof(majors)),
+		       param_value(g->param, "pos", pos, sizeof(pos)),
+		       param_value(g->param, "threads", threads, sizeof(threads)),
+		       g->n, median(g->v, g->n), lo, hi, g->unit);
 	}
 }
 
@@ -447,6 +531,23 @@ static const char *meta_field(const char *key, char *buf, size_t size)
 	return buf;
 }
 
+/* A ratio as a change in percent, whole percent once it is large. */
+static void format_pct(char *buf, size_t size, double ratio, const char *sign)
+{
+	double pct = (ratio - 1) * 100;
+
+	if (isnan(ratio))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, fabs(pct) >= 100 ? "%+.0f%s" : "%+.1f%s", pct, sign);
+}
+
+/* A median in at most 8 columns. */
+static void format_median(char *buf, size_t size, double v)
+{
+	snprintf(buf, size, fabs(v) >= 1e7 ? "%.2e" : fabs(v) >= 100 ? "%.0f" : "%.1f", v);
+}
+
 /* Text broken at spaces into lines of at most width columns. */
 static void print_wrapped(const char *text, int width)
 {
@@ -470,7 +571,9 @@ static void print_wrapped(const char *text, int width)
 /* What was compared, the statistics used, and the significant changes. */
 static void print_preamble(const struct comparison *c, size_t n, int md)
 {
-	char b1[256], b2[256], b3[256];
+	char b[9][256], *line = NULL;
+	size_t linelen = 0;
+	FILE *out;
 	const char *path, *bullet = md ? "- " : "";
 	size_t i, j, k, tested = 0;
 
@@ -479,17 +582,20 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 
 	printf(md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n\n");
 	if (nmetas) {
-		printf("%srun %s, %s mode, %s vCPU, %s boots x %s repetitions, N in {%s}\n",
-		       bullet, meta_field("run_id", b1, sizeof(b1)),
-		       meta_field("mode", b2, sizeof(b2)),
-		       meta_field("vcpus", b3, sizeof(b3)),
-		       meta_field("boots", b1, sizeof(b1)),
-		       meta_field("reps", b2, sizeof(b2)),
-		       meta_field("sweep_n", b3, sizeof(b3)));
-		printf("%shost: %s (%s cores), %s\n", bullet,
-		       meta_field("host_cpu", b1, sizeof(b1)),
-		       meta_field("host_cores", b2, sizeof(b2)),
-		       meta_field("qemu_version", b3, sizeof(b3)));
+		out = open_memstream(&line, &linelen);
+		fprintf(out, "%srun %s, %s mode, %s vCPU, %s boots x %s repetitions, N in {%s}; host: %s (%s cores), %s",
+			bullet, meta_field("run_id", b[0], sizeof(b[0])),
+			meta_field("mode", b[1], sizeof(b[1])),
+			meta_field("vcpus", b[2], sizeof(b[2])),
+			meta_field("boots", b[3], sizeof(b[3])),
+			meta_field("reps", b[4], sizeof(b[4])),
+			meta_field("sweep_n", b[5], sizeof(b[5])),
+			meta_field("host_cpu", b[6], sizeof(b[6])),
+			meta_field("host_cores", b[7], sizeof(b[7])),
+			meta_field("qemu_version", b[8], sizeof(b[8])));
+		fclose(out);
+		print_wrapped(line, 78);
+		free(line);
 	}
 	for (i = 0; i < nvariants; i++) {
 		const struct json *vm = variant_meta(variants[i], &path);
@@ -542,7 +648,7 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 	/* the summary paragraph, one sentence per variant */
 	for (i = 0; i < nvariants; i++) {
 		size_t better = 0, worse = 0, missing = 0, total = 0;
-		char *text = NULL;
+		char pct[48], *text = NULL;
 		size_t textlen = 0;
 		FILE *out = open_memstream(&text, &textlen);
 
@@ -566,8 +672,11 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 			if (strcmp(x->variant, variants[i]) ||
 			    !strcmp(x->verdict, "same") || !strcmp(x->verdict, "missing"))
 				continue;
-			fprintf(out, "%s %s %s %+.1f%%", k++ ? ";" : ":", x->metric,
-				x->param, (x->ratio - 1) * 100);
+			format_pct(pct, sizeof(pct), x->ratio, "%");
+			if (isnan(x->ratio))
+				snprintf(pct, sizeof(pct), "from 0 to %.3g", x->mv);
+			fprintf(out, "%s %s %s %s", k++ ? ";" : ":", x->metric,
+				x->param, pct);
 		}
 		fprintf(out, "%s", better + worse ? "." : "; the rest within noise.");
 		fclose(out);
@@ -577,17 +686,10 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 	printf("\n");
 }
 
-static void format_pct(char *buf, size_t size, double ratio)
-{
-	snprintf(buf, size, "%+.1f%%", (ratio - 1) * 100);
-}
-
 static void print_table(const struct comparison *c, size_t n, int md)
 {
-	size_t i, j, pw = 5;
+	size_t i, j, k, pw = 5;
 
-	for (i = 0; i < n; i++)
-		pw = strlen(c[i].param) > pw ? strlen(c[i].param) : pw;
 	for (i = 0; i < nvariants; i++) {
 		const char *last_metric = "";
 
@@ -600,15 +702,18 @@ static void print_table(const struct comparison *c, size_t n, int md)
 			printf("%s against %s\n", variants[i], opt.baseline);
 		for (j = 0; j < n; j++) {
 			const struct comparison *x = &c[j];
-			char ch[16], lo[16], hi[16], noise[16];
+			char ch[16], lo[16], hi[16], noise[16], mb[16], mv[16], ci[40];
 
 			if (strcmp(x->variant, variants[i]))
 				continue;
 			if (!md && strcmp(last_metric, x->metric)) {
-				printf("\n  %s (%s)\n  %-*s %10s %10s %7s %15s %6s %-7s %5s\n",
+				/* the param column as wide as this metric needs */
+				for (k = j, pw = 5; k < n && !strcmp(c[k].metric, x->metric); k++)
+					pw = strlen(c[k].param) > pw ? strlen(c[k].param) : pw;
+				printf("\n  %s (%s)\n  %-*s %8s %8s %7s %13s %5s %-6s %5s\n",
 				       x->metric, (x->base ? x->base : x->var)->unit,
 				       (int)pw, "param", "base", "variant", "change",
-				       "95% CI", "p", "verdict", "noise");
+				       "95% CI", "p", "result", "noise");
 				last_metric = x->metric;
 			}
 			if (!x->base || !x->var) {
@@ -619,25 +724,29 @@ static void print_table(const struct comparison *c, size_t n, int md)
 					printf("| %s | %s | %s | %s | | | | missing | |\n",
 					       x->metric, x->param, b, v);
 				else
-					printf("  %-*s %10s %10s missing on one side\n",
+					printf("  %-*s %8s %8s missing on one side\n",
 					       (int)pw, x->param, b, v);
 				continue;
 			}
-			format_pct(ch, sizeof(ch), x->ratio);
-			format_pct(lo, sizeof(lo), x->lo);
-			format_pct(hi, sizeof(hi), x->hi);
+			format_pct(ch, sizeof(ch), x->ratio, "%");
+			format_pct(lo, sizeof(lo), x->lo, md ? "%" : "");
+			format_pct(hi, sizeof(hi), x->hi, md ? "%" : "");
+			format_median(mb, sizeof(mb), x->mb);
+			format_median(mv, sizeof(mv), x->mv);
 			if (isnan(x->noise))
 				snprintf(noise, sizeof(noise), "n/a");
 			else
 				snprintf(noise, sizeof(noise), "%.1f%%", x->noise * 100);
+			snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
 			if (md)
-				printf("| %s | %s | %.6g | %.6g | %s | [%s, %s] | %.2g | %s | %s |\n",
-				       x->metric, x->param, x->mb, x->mv, ch, lo, hi,
+				printf("| %s | %s | %s | %s | %s | [%s, %s] | %.2g | %s | %s |\n",
+				       x->metric, x->param, mb, mv, ch, lo, hi,
 				       x->p, x->verdict, noise);
 			else
-				printf("  %-*s %10.6g %10.6g %7s %7s..%-6s %6.2g %-7s %5s\n",
-				       (int)pw, x->param, x->mb, x->mv, ch, lo, hi,
-				       x->p, x->verdict, noise);
+				printf("  %-*s %8s %8s %7s %13s %5.2g %-6s %5s\n",
+				       (int)pw, x->param, mb, mv, ch,
+				       isnan(x->ratio) ? "n/a" : ci, x->p, x->verdict,
+				       noise);
 		}
 		printf("\n");
 	}

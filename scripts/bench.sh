@@ -17,10 +17,13 @@ tcg | kvm) VCPUS=${VCPUS:-$(nproc)} ;;
 *) die "unknown MODE '$MODE': auto, icount, tcg or kvm" ;;
 esac
 if [ "$QUICK" = 1 ]; then
-	BOOTS=${BOOTS:-2} SWEEP_N=${SWEEP_N:-1 10 100 1000} REPS=${REPS:-3} OPS=${OPS:-50}
+	BOOTS=${BOOTS:-2} SWEEP_N=${SWEEP_N:-1 10 100 1000} REPS=${REPS:-5} OPS=${OPS:-50}
 else
 	BOOTS=${BOOTS:-3} SWEEP_N=${SWEEP_N:-1 10 100 1000 10000} REPS=${REPS:-5} OPS=${OPS:-200}
 fi
+# Majors of the spread registration layout (run for N >= 10 x SPREAD_MAJORS);
+# dynamic majors run out at about 150.
+SPREAD_MAJORS=${SPREAD_MAJORS:-10}
 # Threads for open_cached_ns: 1, 2 and, where vCPUs run in parallel, VCPUS.
 THREADS=${THREADS:-$(printf '%s\n' 1 2 $([ "$MODE" != icount ] && echo "$VCPUS") | sort -nu | tr '\n' ' ')}
 GUEST_MEM=${GUEST_MEM:-1024}
@@ -33,6 +36,8 @@ for v in "${variants[@]}"; do check_variant "$v"; done
 [[ $BOOTS =~ ^[1-9][0-9]*$ ]] || die "BOOTS must be a positive number, not '$BOOTS'"
 [[ $REPS =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive number, not '$REPS'"
 [[ $OPS =~ ^[1-9][0-9]*$ ]] || die "OPS must be a positive number, not '$OPS'"
+[[ $SPREAD_MAJORS =~ ^[1-9][0-9]*$ ]] && [ "$SPREAD_MAJORS" -le 100 ] ||
+	die "SPREAD_MAJORS must be a number from 1 to 100, not '$SPREAD_MAJORS'"
 for n in $SWEEP_N; do
 	[[ $n =~ ^[1-9][0-9]*$ ]] || die "SWEEP_N holds '$n', not a positive number"
 done
@@ -75,6 +80,7 @@ write_meta() {
 		echo "  \"vcpus\": $VCPUS,"
 		echo "  \"guest_mem_mib\": $GUEST_MEM,"
 		echo "  \"sweep_n\": [$(echo $SWEEP_N | tr ' ' ',')],"
+		echo "  \"spread_majors\": $SPREAD_MAJORS,"
 		echo "  \"reps\": $REPS,"
 		echo "  \"ops\": $OPS,"
 		echo "  \"threads\": [$(echo $THREADS | tr ' ' ',')],"
@@ -115,6 +121,7 @@ for ((b = 1; b <= BOOTS; b++)); do
 			echo "BIN_DIR=$BUILD_DIR/bin"
 			echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$v/selftest.args" 2> /dev/null || true)'"
 			echo "SWEEP_N='$SWEEP_N'"
+			echo "SPREAD_MAJORS=$SPREAD_MAJORS"
 			echo "REPS=$REPS"
 			echo "OPS=$OPS"
 			echo "THREADS='$THREADS'"

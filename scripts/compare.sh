@@ -28,28 +28,44 @@ for fmt in text md csv series; do
 done
 
 # Variants in the order of the run, baseline first.
-mapfile -t variants < <(tail -n +2 "$run/samples.csv" | cut -d, -f1 | awk '!seen[$0]++')
-variants=("${BASELINE:-stock}" $(printf '%s\n' "${variants[@]}" | grep -vx "${BASELINE:-stock}"))
-title="$(basename "$run"): $(grep -o '"mode": "[a-z]*"' "$run/meta.json" | cut -d'"' -f4) mode"
+baseline=${BASELINE:-stock}
+mapfile -t variants < <(tail -n +2 "$run/samples.csv" | cut -d, -f1 | awk '!seen[$0]++' |
+	awk -v b="$baseline" '$0 == b { print; next } { rest[++n] = $0 } END { for (i = 1; i <= n; i++) print rest[i] }')
+mode=$(grep -o '"mode": "[a-z]*"' "$run/meta.json" | cut -d'"' -f4)
+title="$(basename "$run"), $mode mode"
+plots=()	# "file: what" or "skipped: why", for the report
 
-# Median and interval against N (single-major sweeps: param "n=<N>").
-plot_vs_n() {
-	local out=$1 m v have=()
-	shift
-	for m in "$@"; do
-		grep -q "^$m,n=[0-9]*," "$report/series.csv" && have+=("$m")
+# Blocks of "x median ci_low ci_high" from series.csv, one per variant,
+# for metric $1 where column $2 is the x value and the awk condition $3
+# selects the rows (series.csv: metric,variant,n,majors,pos,threads,...).
+series_blocks() {
+	local v
+	for v in "${variants[@]}"; do
+		awk -F, -v m="$1" -v v="$v" -v xcol="$2" "NR > 1 && \$1 == m && \$2 == v && ($3) {
+			print \$xcol, \$8, \$9, \$10 }" "$report/series.csv" | sort -n
+		printf '\n\n'
 	done
-	[ ${#have[@]} -gt 0 ] || return 0
-	for m in "${have[@]}"; do
-		for v in "${variants[@]}"; do
-			awk -F, -v m="$m" -v v="$v" '$1 == m && $3 == v && $2 ~ /^n=[0-9]+$/ {
-				sub(/^n=/, "", $2); print $2, $5, $6, $7 }' "$report/series.csv" |
-				sort -n
-			printf '\n\n'
-		done
-	done > "$report/$out.dat"
-	gnuplot -e "data='$report/$out.dat'; metrics='${have[*]}'; variants='${variants[*]}'; out='$report/$out'; title='$title'" \
-		"$RIG_ROOT/plot/vs_n.gp"
+}
+
+# plot_lines OUT XLABEL LOGX XCOL "PANEL|METRIC|CONDITION"...
+plot_lines() {
+	local out=$1 xlabel=$2 logx=$3 xcol=$4 spec panels=() panel metric cond
+	shift 4
+	: > "$report/$out.dat"
+	for spec in "$@"; do
+		IFS='|' read -r panel metric cond <<< "$spec"
+		awk -F, -v m="$metric" "NR > 1 && \$1 == m && ($cond) { found = 1 } END { exit !found }" \
+			"$report/series.csv" || continue
+		panels+=("$panel")
+		series_blocks "$metric" "$xcol" "$cond" >> "$report/$out.dat"
+	done
+	if [ ${#panels[@]} -eq 0 ]; then
+		plots+=("skipped $out: no ${*%%|*} in this run")
+		return
+	fi
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel='ns per operation'; logx=$logx; out='$report/$out'; title='$title'" \
+		"$RIG_ROOT/plot/lines.gp"
+	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
 }
 
 # CDF of every per-operation time of the registration benchmark at the
@@ -64,11 +80,52 @@ plot_registration_cdf() {
 			printf '\n\n'
 		done
 	done > "$report/registration_cdf.dat"
+	if ! grep -q . "$report/registration_cdf.dat"; then
+		plots+=("skipped registration_cdf: no per-operation samples at N=$n")
+		return
+	fi
 	gnuplot -e "data='$report/registration_cdf.dat'; metrics='cdev_add_ns cdev_del_ns'; variants='${variants[*]}'; out='$report/registration_cdf'; title='$title, N=$n'" \
 		"$RIG_ROOT/plot/cdf.gp"
+	plots+=("registration_cdf.png/.svg: distribution of every cdev_add/cdev_del at N=$n")
 }
 
-plot_vs_n registration cdev_add_ns cdev_del_ns
+# mem_bytes_per_cdev per variant at the largest N measured.
+plot_memory() {
+	local n v
+	n=$(awk -F, 'NR > 1 && $1 == "mem_bytes_per_cdev" && $4 == "" { print $3 }' \
+		"$report/series.csv" | sort -n | tail -1)
+	if [ -z "$n" ]; then
+		plots+=("skipped memory: no mem_bytes_per_cdev in this run")
+		return
+	fi
+	for v in "${variants[@]}"; do
+		awk -F, -v v="$v" -v n="$n" 'NR > 1 && $1 == "mem_bytes_per_cdev" &&
+			$2 == v && $3 == n && $4 == "" { print v, $8, $9, $10 }' "$report/series.csv"
+	done > "$report/memory.dat"
+	gnuplot -e "data='$report/memory.dat'; ylabel='slab bytes per cdev'; out='$report/memory'; title='$title, N=$n'" \
+		"$RIG_ROOT/plot/bars.gp"
+	plots+=("memory.png/.svg: slab bytes per registered cdev at N=$n (not stacked by allocation site: no traced per-site table in this run)")
+}
+
+plot_lines registration "N (cdevs registered)" 1 3 \
+	'cdev_add_ns|cdev_add_ns|$4 == "" && $5 == ""' \
+	'cdev_del_ns|cdev_del_ns|$4 == "" && $5 == ""' \
+	'cdev_del_ns(spread)|cdev_del_ns|$4 != ""'
+plot_lines open_lookup "N (cdevs registered)" 1 3 \
+	'open_lookup_ns(head)|open_lookup_ns|$5 == "head"' \
+	'open_lookup_ns(tail)|open_lookup_ns|$5 == "tail"'
 plot_registration_cdf
+plot_memory
+plot_lines open_cached "threads" 0 6 'open_cached_ns|open_cached_ns|$6 != ""'
+plots+=("skipped lock_hold: no lock hold-time histograms in this run")
+
+{
+	printf 'Plots (in %s)\n' "$report"
+	printf '%s\n' "${plots[@]}" | fold -s -w 76 | sed 's/^/  /'
+} >> "$report/report.txt"
+{
+	printf '## Plots\n\n'
+	printf -- '- %s\n' "${plots[@]}"
+} >> "$report/report.md"
 cat "$report/report.txt"
-log "report: $report/report.txt (also report.md, compare.csv, plots)"
+log "report: $report/report.txt (also report.md, compare.csv, series.csv, plots)"

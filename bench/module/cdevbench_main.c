@@ -152,8 +152,8 @@ static void format_param(char *s, size_t size, const struct bench_params *p)
 {
 	if (p->majors == 1)
 		snprintf(s, size, "n=%u", p->n);
-	else
-		snprintf(s, size, "n=%u,majors=%u", p->n, p->majors);
+	else	/* quoted: the param holds a comma */
+		snprintf(s, size, "\"n=%u,majors=%u\"", p->n, p->majors);
 }
 
 /* One results row per metric: the repetition's mean, in tenths of ns. */
@@ -206,7 +206,7 @@ static int run_bench(const struct bench *bench)
 	}
 	format_param(param, sizeof(param), &params);
 	overhead = timer_overhead_ns();
-	err = buf_printf(&results, "timer_overhead_ns,%s,0,%llu,ns\n", param,
+	err = buf_printf(&results, "timer_overhead_ns,clock=ktime,0,%llu,ns\n",
 			 overhead);
 
 	/* iter -1 is the untimed warm-up: it populates slab caches and the

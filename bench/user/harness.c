@@ -10,7 +10,8 @@
  * one samples.csv row per repetition (mean ns per operation over all
  * threads, minus the clock-read overhead, which gets a timer_overhead_ns
  * row of its own) to stdout, and every operation's time to FILE as
- * metric,param,iter,op,ns.
+ * metric,param,iter,op,ns.  A param holding commas (n=10,pos=tail) is
+ * written in double quotes, as CSV wants.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -75,13 +76,16 @@ static void *worker_run(void *arg)
 	for (k = 0; k < opt.ops && !w->err; k++) {
 		long t0;
 
+		int err;
+
 		if (ubench.prepare && (w->err = ubench.prepare(w->thread, k)))
 			break;
 		t0 = now_ns();
 		w->err = ubench.op(w->thread, k);
 		w->ns[k] = now_ns() - t0;
-		if (!w->err && ubench.finish)
-			w->err = ubench.finish(w->thread, k);
+		/* also after a failed op: remove what prepare made */
+		if (ubench.finish && (err = ubench.finish(w->thread, k)))
+			w->err = w->err ?: err;
 	}
 	return NULL;
 }
@@ -150,6 +154,12 @@ int main(int argc, char **argv)
 	if (!opt.variant || !opt.boot || !opt.param || opt.reps < 1 ||
 	    opt.ops < 1 || opt.threads < 1)
 		usage();
+	if (strchr(opt.param, ',')) {
+		static char quoted[256];
+
+		snprintf(quoted, sizeof(quoted), "\"%s\"", opt.param);
+		opt.param = quoted;
+	}
 	if (ubench.exit)
 		atexit(ubench.exit);
 	err = ubench.init ? ubench.init(argc - optind, argv + optind) : 0;
@@ -170,8 +180,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	overhead = timer_overhead_ns();
-	printf("%s,%s,timer_overhead_ns,%s,0,%ld,ns\n", opt.variant, opt.boot,
-	       opt.param, overhead);
+	printf("%s,%s,timer_overhead_ns,clock=monotonic,0,%ld,ns\n",
+	       opt.variant, opt.boot, overhead);
 
 	for (iter = -1; iter < opt.reps; iter++) {	/* -1: warm-up */
 		double sum = 0;

@@ -49,7 +49,8 @@ static int lookup_finish(int thread, long k)
 {
 	(void)thread;
 	(void)k;
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return unlink(path) ? -errno : 0;
 }
 

@@ -1,0 +1,38 @@
+# Median per variant against a parameter (N, threads), one panel per
+# series, with the bootstrap 95% interval of each median as error bars.
+# Lines differ in dash and point type as well as colour, so the figure
+# reads in black-and-white print.
+#
+# gnuplot -e "data='d.dat'; panels='cdev_add_ns cdev_del_ns';
+#             variants='stock sysfs-cdev'; xlabel='N (cdevs registered)';
+#             ylabel='ns per operation'; logx=1; out='x'; title='...'" lines.gp
+# data: for each panel (in order) and each variant (in order) a block of
+#       "x median ci_low ci_high" lines, blocks separated by two blank lines.
+# Writes out.png and out.svg.
+
+np = words(panels)
+nv = words(variants)
+
+do for [fmt in "png svg"] {
+	if (fmt eq "png") {
+		set terminal pngcairo size 560*np,460 font "sans,10" dashed
+	} else {
+		set terminal svg size 560*np,460 font "sans,10" dashed
+	}
+	set output out . "." . fmt
+	set multiplot layout 1,np title title noenhanced
+	do for [m = 1:np] {
+		set title word(panels, m) noenhanced
+		if (logx) { set logscale x } else { unset logscale x; set xtics 1 }
+		set logscale y
+		set xlabel xlabel
+		set ylabel ylabel . " (median, 95% CI)"
+		set key top left noenhanced
+		set grid
+		set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
+		plot for [v = 1:nv] data index ((m - 1) * nv + v - 1) \
+			using 1:2:3:4 with yerrorlines dt v pt v + 3 lw 1.5 \
+			title word(variants, v)
+	}
+	unset multiplot
+}
