@@ -575,7 +575,7 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 	size_t linelen = 0;
 	FILE *out;
 	const char *path, *bullet = md ? "- " : "";
-	size_t i, j, k, tested = 0;
+	size_t i, j, k, m, tested = 0;
 
 	for (i = 0; i < n; i++)
 		tested += c[i].base && c[i].var;
@@ -648,7 +648,7 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 	/* the summary paragraph, one sentence per variant */
 	for (i = 0; i < nvariants; i++) {
 		size_t better = 0, worse = 0, missing = 0, total = 0;
-		char pct[48], *text = NULL;
+		char *text = NULL;
 		size_t textlen = 0;
 		FILE *out = open_memstream(&text, &textlen);
 
@@ -666,17 +666,36 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 			variants[i], opt.baseline, worse, total, better);
 		if (missing)
 			fprintf(out, ", %zu missing on one side", missing);
-		for (j = 0, k = 0; j < n; j++) {
-			const struct comparison *x = &c[j];
+		/* per metric: how many params changed, and the range of change */
+		for (j = 0, k = 0, m = 0; j < n; j = m) {
+			size_t params = 0, changed = 0;
+			double lo = INFINITY, hi = -INFINITY;
+			int from_zero = 0;
 
-			if (strcmp(x->variant, variants[i]) ||
-			    !strcmp(x->verdict, "same") || !strcmp(x->verdict, "missing"))
+			for (m = j; m < n && !strcmp(c[m].metric, c[j].metric); m++) {
+				const struct comparison *x = &c[m];
+
+				if (strcmp(x->variant, variants[i]))
+					continue;
+				params++;
+				if (strcmp(x->verdict, "better") && strcmp(x->verdict, "worse"))
+					continue;
+				changed++;
+				if (isnan(x->ratio)) {
+					from_zero = 1;
+					continue;
+				}
+				lo = fmin(lo, (x->ratio - 1) * 100);
+				hi = fmax(hi, (x->ratio - 1) * 100);
+			}
+			if (!changed)
 				continue;
-			format_pct(pct, sizeof(pct), x->ratio, "%");
-			if (isnan(x->ratio))
-				snprintf(pct, sizeof(pct), "from 0 to %.3g", x->mv);
-			fprintf(out, "%s %s %s %s", k++ ? ";" : ":", x->metric,
-				x->param, pct);
+			fprintf(out, "%s %s in %zu of %zu params", k++ ? ";" : ":",
+				c[j].metric, changed, params);
+			if (lo <= hi)
+				fprintf(out, lo == hi ? " (%+.0f%%)" : " (%+.0f%% to %+.0f%%)", lo, hi);
+			if (from_zero)
+				fprintf(out, " (from 0)");
 		}
 		fprintf(out, "%s", better + worse ? "." : "; the rest within noise.");
 		fclose(out);
@@ -702,7 +721,7 @@ static void print_table(const struct comparison *c, size_t n, int md)
 			printf("%s against %s\n", variants[i], opt.baseline);
 		for (j = 0; j < n; j++) {
 			const struct comparison *x = &c[j];
-			char ch[16], lo[16], hi[16], noise[16], mb[16], mv[16], ci[40];
+			char ch[16], lo[16], hi[16], noise[16], mb[16], mv[16], ci[40], p[16];
 
 			if (strcmp(x->variant, variants[i]))
 				continue;
@@ -738,14 +757,15 @@ static void print_table(const struct comparison *c, size_t n, int md)
 			else
 				snprintf(noise, sizeof(noise), "%.1f%%", x->noise * 100);
 			snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
+			snprintf(p, sizeof(p), x->p < 0.001 ? "%.0e" : "%.3f", x->p);
 			if (md)
 				printf("| %s | %s | %s | %s | %s | [%s, %s] | %.2g | %s | %s |\n",
 				       x->metric, x->param, mb, mv, ch, lo, hi,
 				       x->p, x->verdict, noise);
 			else
-				printf("  %-*s %8s %8s %7s %13s %5.2g %-6s %5s\n",
+				printf("  %-*s %8s %8s %7s %13s %5s %-6s %5s\n",
 				       (int)pw, x->param, mb, mv, ch,
-				       isnan(x->ratio) ? "n/a" : ci, x->p, x->verdict,
+				       isnan(x->ratio) ? "n/a" : ci, p, x->verdict,
 				       noise);
 		}
 		printf("\n");
