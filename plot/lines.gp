@@ -1,13 +1,15 @@
-# Median per variant against a parameter (N, threads), one panel per
-# series, with the bootstrap 95% interval of each median as error bars.
+# One line per variant against a parameter (N, threads, a histogram
+# bucket), one panel per series, with error bars (the bootstrap 95%
+# interval of a median; none where y_low = y_high = y).
 # Lines differ in dash and point type as well as colour, so the figure
 # reads in black-and-white print.
 #
 # gnuplot -e "data='d.dat'; panels='cdev_add_ns cdev_del_ns';
 #             variants='stock sysfs-cdev'; xlabel='N (cdevs registered)';
-#             ylabel='ns per operation'; logx=1; out='x'; title='...'" lines.gp
+#             ylabel='ns per operation (median, 95% CI)'; logx=1; out='x';
+#             title='...'" lines.gp
 # data: for each panel (in order) and each variant (in order) a block of
-#       "x median ci_low ci_high" lines, blocks separated by two blank lines.
+#       "x y y_low y_high" lines, blocks separated by two blank lines.
 # Writes out.png and out.svg.
 
 np = words(panels)
@@ -26,7 +28,7 @@ do for [fmt in "png svg"] {
 		if (logx) { set logscale x } else { unset logscale x; set xtics 1 }
 		set logscale y
 		set xlabel xlabel
-		set ylabel ylabel . " (median, 95% CI)"
+		set ylabel ylabel
 		set key top left noenhanced
 		set grid
 		set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05

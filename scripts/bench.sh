@@ -24,6 +24,9 @@ fi
 # Majors of the spread registration layout (run for N >= 10 x SPREAD_MAJORS);
 # dynamic majors run out at about 150.
 SPREAD_MAJORS=${SPREAD_MAJORS:-10}
+# N of the traced pass: the largest N of the sweep up to 1000, so that
+# tracing stays short.
+TRACE_N=${TRACE_N:-$(printf '%s\n' $SWEEP_N | awk '$1 <= 1000' | sort -n | tail -1)}
 # Threads for open_cached_ns: 1, 2 and, where vCPUs run in parallel, VCPUS.
 THREADS=${THREADS:-$(printf '%s\n' 1 2 $([ "$MODE" != icount ] && echo "$VCPUS") | sort -nu | tr '\n' ' ')}
 GUEST_MEM=${GUEST_MEM:-1024}
@@ -36,6 +39,7 @@ for v in "${variants[@]}"; do check_variant "$v"; done
 [[ $BOOTS =~ ^[1-9][0-9]*$ ]] || die "BOOTS must be a positive number, not '$BOOTS'"
 [[ $REPS =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive number, not '$REPS'"
 [[ $OPS =~ ^[1-9][0-9]*$ ]] || die "OPS must be a positive number, not '$OPS'"
+[[ $TRACE_N =~ ^[1-9][0-9]*$ ]] || die "TRACE_N must be a positive number (SWEEP_N needs an N <= 1000), not '$TRACE_N'"
 [[ $SPREAD_MAJORS =~ ^[1-9][0-9]*$ ]] && [ "$SPREAD_MAJORS" -le 100 ] ||
 	die "SPREAD_MAJORS must be a number from 1 to 100, not '$SPREAD_MAJORS'"
 for n in $SWEEP_N; do
@@ -81,6 +85,7 @@ write_meta() {
 		echo "  \"guest_mem_mib\": $GUEST_MEM,"
 		echo "  \"sweep_n\": [$(echo $SWEEP_N | tr ' ' ',')],"
 		echo "  \"spread_majors\": $SPREAD_MAJORS,"
+		echo "  \"trace_n\": $TRACE_N,"
 		echo "  \"reps\": $REPS,"
 		echo "  \"ops\": $OPS,"
 		echo "  \"threads\": [$(echo $THREADS | tr ' ' ',')],"
@@ -122,6 +127,7 @@ for ((b = 1; b <= BOOTS; b++)); do
 			echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$v/selftest.args" 2> /dev/null || true)'"
 			echo "SWEEP_N='$SWEEP_N'"
 			echo "SPREAD_MAJORS=$SPREAD_MAJORS"
+			echo "TRACE_N=$TRACE_N"
 			echo "REPS=$REPS"
 			echo "OPS=$OPS"
 			echo "THREADS='$THREADS'"

@@ -56,7 +56,7 @@ if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	log "$variant: guest hung: no power-off within ${BOOT_TIMEOUT}s"
 	exit 124
 fi
-if grep -qE 'Kernel panic|BUG:|Oops|WARNING:' "$boot_dir/serial.log"; then
+if grep -qE 'Kernel panic|BUG: |Oops|WARNING: CPU' "$boot_dir/serial.log"; then
 	tail_log
 	log "$variant: kernel panic, oops or warning in the serial log"
 	exit 125

@@ -63,7 +63,7 @@ plot_lines() {
 		plots+=("skipped $out: no ${*%%|*} in this run")
 		return
 	fi
-	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel='ns per operation'; logx=$logx; out='$report/$out'; title='$title'" \
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel='ns per operation (median, 95% CI)'; logx=$logx; out='$report/$out'; title='$title'" \
 		"$RIG_ROOT/plot/lines.gp"
 	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
 }
@@ -89,6 +89,58 @@ plot_registration_cdf() {
 	plots+=("registration_cdf.png/.svg: distribution of every cdev_add/cdev_del at N=$n")
 }
 
+# Slab bytes per cdev that cdev_add() keeps, by allocation site, from
+# cdev_mem.bt in every variant's first boot.
+plot_memory_sites() {
+	local v f
+	for v in "${variants[@]}"; do
+		f=$run/$v/boot-1/trace/cdev_mem.txt
+		[ -f "$f" ] || { plots+=("skipped memory_sites: no cdev_mem.bt output for $v"); return; }
+		awk -v v="$v" '/^@cdev_adds:/ { n = $2 }
+			/^@site_live_bytes\[/ { s = $1; sub(/^@site_live_bytes\[/, "", s); sub(/\]:$/, "", s)
+				sub(/\.(constprop|isra|part)\..*/, "", s); b[s] += $2 }
+			END { for (s in b) printf "%s %s %.1f\n", v, s, b[s] / n }' "$f"
+	done > "$report/memory_sites.txt"
+	# a matrix: variants in rows, sites in columns
+	awk -v order="${variants[*]}" '{ val[$1, $2] = $3; if (!($2 in seen)) { seen[$2]; site[++ns] = $2 } }
+		END { nv = split(order, var, " "); printf "variant"; for (j = 1; j <= ns; j++) printf " %s", site[j]; print ""
+			for (i = 1; i <= nv; i++) { printf "%s", var[i]
+				for (j = 1; j <= ns; j++) printf " %s", ((var[i], site[j]) in val) ? val[var[i], site[j]] : 0; print "" } }' \
+		"$report/memory_sites.txt" > "$report/memory_sites.dat"
+	gnuplot -e "data='$report/memory_sites.dat'; ylabel='slab bytes per cdev (traced)'; out='$report/memory_sites'; title='$title, N=$(awk -F'[:, ]+' '/"trace_n"/ { print $3 }' "$run/meta.json")'" \
+		"$RIG_ROOT/plot/stacked.gp"
+	plots+=("memory_sites.png/.svg: slab bytes per cdev kept by cdev_add(), stacked by allocation site (cdev_mem.bt)")
+}
+
+# Log2 histograms of the cdev_map lock hold time per phase, summed over
+# every boot of each variant (cdev_map_lock.bt).
+plot_lock_hold() {
+	local phase v panels=()
+	: > "$report/lock_hold.dat"
+	for phase in add del lookup; do
+		grep -qs "^@hold_ns\[$phase, \]" "$run"/*/boot-*/trace/cdev_map_lock.txt || continue
+		panels+=("$phase")
+		for v in "${variants[@]}"; do
+			cat "$run/$v"/boot-*/trace/cdev_map_lock.txt 2> /dev/null |
+			awk -v k="@hold_ns[$phase, ]:" '
+				function bytes(s,   m) { m = 1; if (s ~ /K$/) m = 1024; if (s ~ /M$/) m = 1048576
+					if (s ~ /G$/) m = 1073741824; sub(/[KMG]$/, "", s); return s * m }
+				$0 == k { on = 1; next }
+				on && /^\[/ { lo = $1; sub(/^\[/, "", lo); sub(/,$/, "", lo); c[bytes(lo)] += $3; next }
+				on { on = 0 }
+				END { for (b in c) print b, c[b], c[b], c[b] }' | sort -n
+			printf '\n\n'
+		done >> "$report/lock_hold.dat"
+	done
+	if [ ${#panels[@]} -eq 0 ]; then
+		plots+=("skipped lock_hold: no cdev_map_lock.bt output in this run")
+		return
+	fi
+	gnuplot -e "data='$report/lock_hold.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='hold time, ns (log2 bucket)'; ylabel='acquisitions'; logx=1; out='$report/lock_hold'; title='$title: chrdevs_lock hold per phase'" \
+		"$RIG_ROOT/plot/lines.gp"
+	plots+=("lock_hold.png/.svg: chrdevs_lock hold-time histograms per phase (cdev_map_lock.bt, all boots)")
+}
+
 # mem_bytes_per_cdev per variant at the largest N measured.
 plot_memory() {
 	local n v
@@ -104,7 +156,7 @@ plot_memory() {
 	done > "$report/memory.dat"
 	gnuplot -e "data='$report/memory.dat'; ylabel='slab bytes per cdev'; out='$report/memory'; title='$title, N=$n'" \
 		"$RIG_ROOT/plot/bars.gp"
-	plots+=("memory.png/.svg: slab bytes per registered cdev at N=$n (not stacked by allocation site: no traced per-site table in this run)")
+	plots+=("memory.png/.svg: slab bytes per registered cdev at N=$n, from the slab counters")
 }
 
 plot_lines registration "N (cdevs registered)" 1 3 \
@@ -116,8 +168,9 @@ plot_lines open_lookup "N (cdevs registered)" 1 3 \
 	'open_lookup_ns(tail)|open_lookup_ns|$5 == "tail"'
 plot_registration_cdf
 plot_memory
+plot_memory_sites
 plot_lines open_cached "threads" 0 6 'open_cached_ns|open_cached_ns|$6 != ""'
-plots+=("skipped lock_hold: no lock hold-time histograms in this run")
+plot_lock_hold
 
 {
 	printf 'Plots (in %s)\n' "$report"
