@@ -15,7 +15,7 @@ bzimage=$(variant_dir "$variant")/obj/arch/x86/boot/bzImage
 MODE=${MODE:?MODE must be icount, tcg or kvm}
 VCPUS=${VCPUS:-1}
 GUEST_MEM=${GUEST_MEM:-1024}
-BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 
 [ -f "$bzimage" ] || die "no kernel for $variant: run 'make kernels'"
 [ -f "$boot_dir/suite.env" ] || die "$boot_dir/suite.env missing"
