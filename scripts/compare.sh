@@ -7,7 +7,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 RESULTS_DIR=${RESULTS_DIR:-$RIG_ROOT/results}
-run=$(cd "${RUN:-$RESULTS_DIR/latest}" 2> /dev/null && pwd) ||
+run=$(cd "${RUN:-$RESULTS_DIR/latest}" 2> /dev/null && pwd -P) ||
 	die "no run at ${RUN:-$RESULTS_DIR/latest}: run 'make bench' or set RUN"
 [ -f "$run/samples.csv" ] || die "$run has no samples.csv"
 compare=$BUILD_DIR/bin/compare
@@ -125,7 +125,7 @@ plot_lock_hold() {
 			awk -v k="@hold_ns[$phase, ]:" '
 				function bytes(s,   m) { m = 1; if (s ~ /K$/) m = 1024; if (s ~ /M$/) m = 1048576
 					if (s ~ /G$/) m = 1073741824; sub(/[KMG]$/, "", s); return s * m }
-				$0 == k { on = 1; next }
+				index($0, k) == 1 { on = 1; next }
 				on && /^\[/ { lo = $1; sub(/^\[/, "", lo); sub(/,$/, "", lo); c[bytes(lo)] += $3; next }
 				on { on = 0 }
 				END { for (b in c) print b, c[b], c[b], c[b] }' | sort -n
@@ -172,6 +172,14 @@ plot_memory_sites
 plot_lines open_cached "threads" 0 6 'open_cached_ns|open_cached_ns|$6 != ""'
 plot_lock_hold
 
+if [ -s "$report/memory_sites.txt" ]; then
+	{
+		printf 'Slab bytes per cdev kept by cdev_add(), by allocation site (cdev_mem.bt,\nfirst boot)\n'
+		sort -k1,1 -k3,3nr "$report/memory_sites.txt" |
+			awk '{ printf "  %-12s %-36s %8.1f\n", $1, $2, $3 }'
+		echo
+	} >> "$report/report.txt"
+fi
 {
 	printf 'Plots (in %s)\n' "$report"
 	printf '%s\n' "${plots[@]}" | fold -s -w 76 | sed 's/^/  /'
