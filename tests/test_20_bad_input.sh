@@ -30,3 +30,13 @@ expect_fail "the failed hunk is shown" "Hunk #1 FAILED at 1" \
 	env PATCHES_DIR="$patches" scripts/kernel.sh broken
 cmp -s build/src/linux-source-6.1/fs/char_dev.c build/kernels/broken/fs/char_dev.c ||
 	fail "fs/char_dev.c of the broken variant is not pristine after the failure"
+
+# A second run on a results folder in use is refused.
+results=$(mktemp -d)
+flock "$results/.lock" sleep 30 &
+holder=$!
+sleep 1
+expect_fail "two runs on one results folder" "another 'make bench' is using" \
+	env VARIANTS=stock RESULTS_DIR="$results" scripts/bench.sh
+kill $holder
+rm -rf "$results"
