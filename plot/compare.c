@@ -613,10 +613,10 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 	       bullet, tested, md ? "  " : "", opt.alpha, md ? "  " : "", opt.resamples,
 	       opt.seed, opt.min_effect * 100, bullet);
 
-	/* Mann-Whitney's smallest p for these sample sizes (complete
-	 * separation), times Holm's first factor: above alpha, no verdict can
-	 * be better or worse whatever the effect. */
-	for (i = 0; i < n; i++) {
+	/* Mann-Whitney's smallest p for each comparison's sample sizes
+	 * (complete separation), times Holm's first factor: where it is not
+	 * below alpha, no verdict can be better or worse whatever the effect. */
+	for (i = 0, k = 0, m = 0; i < n; i++) {
 		int exact;
 		size_t nb, nv;
 		double *a, *b, pmin;
@@ -637,13 +637,16 @@ static void print_preamble(const struct comparison *c, size_t n, int md)
 		free(a);
 		free(b);
 		if (pmin >= opt.alpha) {
-			printf("Note: with %zu against %zu samples the smallest possible p is %.2g\n"
-			       "after Holm, not below %g: no verdict can be better or worse.\n"
-			       "Raise BOOTS or REPS for verdicts; the intervals still hold.\n\n",
-			       nb, nv, pmin, opt.alpha);
-			break;
+			k++;
+			if (!m || (nb < nv ? nb : nv) < m)
+				m = nb < nv ? nb : nv;
 		}
 	}
+	if (k)
+		printf("Note: %zu of %zu comparisons (as few as %zu samples a side, e.g. one\n"
+		       "row per boot) cannot reach p < %g after Holm: 'same' there is no\n"
+		       "verdict. Raise BOOTS (or REPS) for them; the intervals still hold.\n\n",
+		       k, tested, m, opt.alpha);
 
 	/* the summary paragraph, one sentence per variant */
 	for (i = 0; i < nvariants; i++) {
