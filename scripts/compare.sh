@@ -162,7 +162,7 @@ plot_memory() {
 plot_lines registration "N (cdevs registered)" 1 3 \
 	'cdev_add_ns|cdev_add_ns|$4 == "" && $5 == ""' \
 	'cdev_del_ns|cdev_del_ns|$4 == "" && $5 == ""' \
-	'cdev_del_ns(spread)|cdev_del_ns|$4 != ""'
+	'cdev_del_ns(spread_over_'"$(awk -F'[:, ]+' '/"spread_majors"/ { print $3 }' "$run/meta.json")"'_majors)|cdev_del_ns|$4 != ""'
 plot_lines open_lookup "N (cdevs registered)" 1 3 \
 	'open_lookup_ns(head)|open_lookup_ns|$5 == "head"' \
 	'open_lookup_ns(tail)|open_lookup_ns|$5 == "tail"'
