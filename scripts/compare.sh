@@ -17,9 +17,9 @@ mkdir -p "$report"
 args=(--baseline "${BASELINE:-stock}")
 
 for fmt in text md csv series; do
-	out=$report/report.$fmt
 	case $fmt in
 	text) out=$report/report.txt ;;
+	md) out=$report/report.md ;;
 	csv) out=$report/compare.csv ;;
 	series) out=$report/series.csv ;;
 	esac
@@ -31,8 +31,13 @@ done
 baseline=${BASELINE:-stock}
 mapfile -t variants < <(tail -n +2 "$run/samples.csv" | cut -d, -f1 | awk '!seen[$0]++' |
 	awk -v b="$baseline" '$0 == b { print; next } { rest[++n] = $0 } END { for (i = 1; i <= n; i++) print rest[i] }')
-mode=$(grep -o '"mode": "[a-z]*"' "$run/meta.json" | cut -d'"' -f4)
-title="$(basename "$run"), $mode mode"
+# A top-level number, string or array of meta.json (written by bench.sh),
+# without quotes or brackets, array items separated by spaces.
+meta_value() {
+	grep -o "\"$1\": \(\[[^]]*\]\|\"[^\"]*\"\|[0-9.]*\)" "$run/meta.json" | head -1 |
+		sed 's/^[^:]*: //; s/[]["]//g; s/,/ /g'
+}
+title="$(basename "$run"), $(meta_value mode) mode"
 plots=()	# "file: what" or "skipped: why", for the report
 
 # Blocks of "x median ci_low ci_high" from series.csv, one per variant,
@@ -72,7 +77,7 @@ plot_lines() {
 # largest N of the run.
 plot_registration_cdf() {
 	local n m v
-	n=$(grep -o '"sweep_n": \[[0-9,]*\]' "$run/meta.json" | grep -o '[0-9]*\]' | tr -d ']')
+	n=$(meta_value sweep_n | awk '{ print $NF }')
 	for m in cdev_add_ns cdev_del_ns; do
 		for v in "${variants[@]}"; do
 			cat "$run/$v"/boot-*/raw/register-n"$n".csv 2> /dev/null |
@@ -107,7 +112,7 @@ plot_memory_sites() {
 			for (i = 1; i <= nv; i++) { printf "%s", var[i]
 				for (j = 1; j <= ns; j++) printf " %s", ((var[i], site[j]) in val) ? val[var[i], site[j]] : 0; print "" } }' \
 		"$report/memory_sites.txt" > "$report/memory_sites.dat"
-	gnuplot -e "data='$report/memory_sites.dat'; ylabel='slab bytes per cdev (traced)'; out='$report/memory_sites'; title='$title, N=$(awk -F'[:, ]+' '/"trace_n"/ { print $3 }' "$run/meta.json")'" \
+	gnuplot -e "data='$report/memory_sites.dat'; ylabel='slab bytes per cdev (traced)'; out='$report/memory_sites'; title='$title, N=$(meta_value trace_n)'" \
 		"$RIG_ROOT/plot/stacked.gp"
 	plots+=("memory_sites.png/.svg: slab bytes per cdev kept by cdev_add(), stacked by allocation site (cdev_mem.bt)")
 }
@@ -123,10 +128,10 @@ plot_lock_hold() {
 		for v in "${variants[@]}"; do
 			cat "$run/$v"/boot-*/trace/cdev_map_lock.txt 2> /dev/null |
 			awk -v k="@hold_ns[$phase, ]:" '
-				function bytes(s,   m) { m = 1; if (s ~ /K$/) m = 1024; if (s ~ /M$/) m = 1048576
+				function bucket_ns(s,   m) { m = 1; if (s ~ /K$/) m = 1024; if (s ~ /M$/) m = 1048576
 					if (s ~ /G$/) m = 1073741824; sub(/[KMG]$/, "", s); return s * m }
 				index($0, k) == 1 { on = 1; next }
-				on && /^\[/ { lo = $1; sub(/^\[/, "", lo); sub(/,$/, "", lo); c[bytes(lo)] += $3; next }
+				on && /^\[/ { lo = $1; sub(/^\[/, "", lo); sub(/,$/, "", lo); c[bucket_ns(lo)] += $3; next }
 				on { on = 0 }
 				END { for (b in c) print b, c[b], c[b], c[b] }' | sort -n
 			printf '\n\n'
@@ -162,7 +167,7 @@ plot_memory() {
 plot_lines registration "N (cdevs registered)" 1 3 \
 	'cdev_add_ns|cdev_add_ns|$4 == "" && $5 == ""' \
 	'cdev_del_ns|cdev_del_ns|$4 == "" && $5 == ""' \
-	'cdev_del_ns(spread_over_'"$(awk -F'[:, ]+' '/"spread_majors"/ { print $3 }' "$run/meta.json")"'_majors)|cdev_del_ns|$4 != ""'
+	'cdev_del_ns(spread_over_'"$(meta_value spread_majors)"'_majors)|cdev_del_ns|$4 != ""'
 plot_lines open_lookup "N (cdevs registered)" 1 3 \
 	'open_lookup_ns(head)|open_lookup_ns|$5 == "head"' \
 	'open_lookup_ns(tail)|open_lookup_ns|$5 == "tail"'
