@@ -489,20 +489,21 @@ static const char *param_value(const char *param, const char *key, char *buf,
  * with the param's keys in columns of their own. */
 static void print_series(void)
 {
-	char n[32], majors[32], pos[32], threads[32];
+	char n[32], majors[32], minors[32], pos[32], threads[32];
 	size_t i;
 
 	qsort(groups, ngroups, sizeof(*groups), cmp_group);
-	printf("metric,variant,n,majors,pos,threads,samples,median,ci_low,ci_high,unit\n");
+	printf("metric,variant,n,majors,minors,pos,threads,samples,median,ci_low,ci_high,unit\n");
 	for (i = 0; i < ngroups; i++) {
 		const struct group *g = &groups[i];
 		double lo, hi;
 
 		bootstrap_median_ci(g->v, g->n, opt.resamples, opt.seed, LEVEL,
 				    &lo, &hi);
-		printf("%s,%s,%s,%s,%s,%s,%zu,%.6g,%.6g,%.6g,%s\n", g->metric,
+		printf("%s,%s,%s,%s,%s,%s,%s,%zu,%.6g,%.6g,%.6g,%s\n", g->metric,
 		       g->variant, param_value(g->param, "n", n, sizeof(n)),
 		       param_value(g->param, "majors", majors, sizeof(majors)),
+		       param_value(g->param, "minors", minors, sizeof(minors)),
 		       param_value(g->param, "pos", pos, sizeof(pos)),
 		       param_value(g->param, "threads", threads, sizeof(threads)),
 		       g->n, median(g->v, g->n), lo, hi, g->unit);

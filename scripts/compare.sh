@@ -42,12 +42,12 @@ plots=()	# "file: what" or "skipped: why", for the report
 
 # Blocks of "x median ci_low ci_high" from series.csv, one per variant,
 # for metric $1 where column $2 is the x value and the awk condition $3
-# selects the rows (series.csv: metric,variant,n,majors,pos,threads,...).
+# selects the rows (series.csv: metric,variant,n,majors,minors,pos,threads,...).
 series_blocks() {
 	local v
 	for v in "${variants[@]}"; do
 		awk -F, -v m="$1" -v v="$v" -v xcol="$2" "NR > 1 && \$1 == m && \$2 == v && ($3) {
-			print \$xcol, \$8, \$9, \$10 }" "$report/series.csv" | sort -n
+			print \$xcol, \$9, \$10, \$11 }" "$report/series.csv" | sort -n
 		printf '\n\n'
 	done
 }
@@ -149,7 +149,7 @@ plot_lock_hold() {
 # mem_bytes_per_cdev per variant at the largest N measured.
 plot_memory() {
 	local n v
-	n=$(awk -F, 'NR > 1 && $1 == "mem_bytes_per_cdev" && $4 == "" { print $3 }' \
+	n=$(awk -F, 'NR > 1 && $1 == "mem_bytes_per_cdev" && $4 == "" && $5 == "" { print $3 }' \
 		"$report/series.csv" | sort -n | tail -1)
 	if [ -z "$n" ]; then
 		plots+=("skipped memory: no mem_bytes_per_cdev in this run")
@@ -157,7 +157,7 @@ plot_memory() {
 	fi
 	for v in "${variants[@]}"; do
 		awk -F, -v v="$v" -v n="$n" 'NR > 1 && $1 == "mem_bytes_per_cdev" &&
-			$2 == v && $3 == n && $4 == "" { print v, $8, $9, $10 }' "$report/series.csv"
+			$2 == v && $3 == n && $4 == "" && $5 == "" { print v, $9, $10, $11 }' "$report/series.csv"
 	done > "$report/memory.dat"
 	gnuplot -e "data='$report/memory.dat'; ylabel='slab bytes per cdev'; out='$report/memory'; title='$title, N=$n'" \
 		"$RIG_ROOT/plot/bars.gp"
@@ -165,16 +165,16 @@ plot_memory() {
 }
 
 plot_lines registration "N (cdevs registered)" 1 3 \
-	'cdev_add_ns|cdev_add_ns|$4 == "" && $5 == ""' \
-	'cdev_del_ns|cdev_del_ns|$4 == "" && $5 == ""' \
+	'cdev_add_ns|cdev_add_ns|$4 == "" && $6 == ""' \
+	'cdev_del_ns|cdev_del_ns|$4 == "" && $6 == ""' \
 	'cdev_del_ns(spread_over_'"$(meta_value spread_majors)"'_majors)|cdev_del_ns|$4 != ""'
 plot_lines open_lookup "N (cdevs registered)" 1 3 \
-	'open_lookup_ns(head)|open_lookup_ns|$5 == "head"' \
-	'open_lookup_ns(tail)|open_lookup_ns|$5 == "tail"'
+	'open_lookup_ns(head)|open_lookup_ns|$6 == "head"' \
+	'open_lookup_ns(tail)|open_lookup_ns|$6 == "tail"'
 plot_registration_cdf
 plot_memory
 plot_memory_sites
-plot_lines open_cached "threads" 0 6 'open_cached_ns|open_cached_ns|$6 != ""'
+plot_lines open_cached "threads" 0 7 'open_cached_ns|open_cached_ns|$7 != ""'
 plot_lock_hold
 
 if [ -s "$report/memory_sites.txt" ]; then

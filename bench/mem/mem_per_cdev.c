@@ -6,20 +6,27 @@
  * usage: mem_per_cdev VARIANT BOOT N REPS CDEVBENCH_DEBUGFS_DIR
  *
  * For one warm-up round and REPS rounds: read the counters, register N
- * cdevs through the cdevbench module's `hold` file (its `n` and `majors`
- * already set), read again, and remove them, except after the last round:
+ * cdevs through the cdevbench module's `hold` file (its `n`, `majors` and
+ * `minors` already set; the param is "n=N" plus ",minors=M" for cdevs of
+ * M minors each), read again, and remove them, except after the last round:
  * those cdevs stay registered for the open benchmarks.  Rows go to stdout.
  *
  * Reading the counters exactly: SLUB counts the free objects of per-CPU
  * slabs as active in /proc/slabinfo, so every cache is shrunk first (which
  * flushes them); and one process does both readings with files it opened
  * beforehand, so the reader's own objects are the same on both sides.
+ * Objects freed after an RCU grace period (maple tree nodes, kfree_rcu(),
+ * which batches for up to 5 s in 6.1) would land in whichever reading
+ * comes after their free, so before each reading the slab shrinkers run
+ * (drop_caches 2, which also hands kfree_rcu() batches to RCU) and the
+ * counters are read until two readings 20 ms apart agree.
  */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct slab_totals {
@@ -28,11 +35,12 @@ struct slab_totals {
 };
 
 #define MAX_CACHES 512
+#define SETTLE_TRIES 500	/* readings 20 ms apart: 10 s */
 
 /* Every file is opened once, before the first reading: a struct file freed
  * between two readings is freed after an RCU grace period, at a time of
  * its own, which showed as +-20 KiB of noise in the filp cache. */
-static int shrink_fd[MAX_CACHES], ncaches, slabinfo_fd;
+static int shrink_fd[MAX_CACHES], ncaches, slabinfo_fd, drop_caches_fd;
 
 /* lseek and write: proc and debugfs files do not all take pwrite. */
 static int write_fd(int fd, const char *value)
@@ -60,7 +68,8 @@ static int open_counters(void)
 	}
 	closedir(d);
 	slabinfo_fd = open("/proc/slabinfo", O_RDONLY);
-	return slabinfo_fd < 0 ? -1 : 0;
+	drop_caches_fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	return slabinfo_fd < 0 || drop_caches_fd < 0 ? -1 : 0;
 }
 
 static int read_totals(struct slab_totals *t)
@@ -93,11 +102,34 @@ static int read_totals(struct slab_totals *t)
 	return 0;
 }
 
+/* The counters once deferred frees have finished; see the header. */
+static int read_settled(struct slab_totals *t)
+{
+	const struct timespec pause = { .tv_nsec = 20 * 1000 * 1000 };
+	struct slab_totals prev;
+	int i;
+
+	if (write_fd(drop_caches_fd, "2") || read_totals(&prev))
+		return -1;
+	for (i = 0; i < SETTLE_TRIES; i++) {
+		nanosleep(&pause, NULL);
+		if (read_totals(t))
+			return -1;
+		if (t->bytes == prev.bytes && t->kernfs_nodes == prev.kernfs_nodes)
+			return 0;
+		prev = *t;
+	}
+	fprintf(stderr, "mem_per_cdev: slab counters still moving after %d readings\n",
+		SETTLE_TRIES);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct slab_totals before, after;
-	char path[512];
-	long n, reps, iter;
+	char path[512], param[64];
+	long n, reps, iter, minors = 0;
+	FILE *f;
 	int hold;
 
 	if (argc != 6) {
@@ -106,6 +138,17 @@ int main(int argc, char **argv)
 	}
 	n = atol(argv[3]);
 	reps = atol(argv[4]);
+	snprintf(path, sizeof(path), "%s/minors", argv[5]);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%ld", &minors) != 1 || minors < 1) {
+		fprintf(stderr, "mem_per_cdev: cannot read %s\n", path);
+		return 1;
+	}
+	fclose(f);
+	if (minors == 1)
+		snprintf(param, sizeof(param), "n=%ld", n);
+	else	/* quoted: the param holds a comma */
+		snprintf(param, sizeof(param), "\"n=%ld,minors=%ld\"", n, minors);
 	snprintf(path, sizeof(path), "%s/hold", argv[5]);
 	hold = open(path, O_WRONLY);
 	if (hold < 0 || open_counters()) {
@@ -113,17 +156,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (iter = -1; iter < reps; iter++) {
-		if (read_totals(&before) || write_fd(hold, "1") ||
-		    read_totals(&after)) {
+		if (read_settled(&before) || write_fd(hold, "1") ||
+		    read_settled(&after)) {
 			perror("mem_per_cdev");
 			return 1;
 		}
 		if (iter >= 0) {
-			printf("%s,%s,mem_bytes_per_cdev,n=%ld,%ld,%.1f,bytes\n",
-			       argv[1], argv[2], n, iter,
+			printf("%s,%s,mem_bytes_per_cdev,%s,%ld,%.1f,bytes\n",
+			       argv[1], argv[2], param, iter,
 			       (double)(after.bytes - before.bytes) / (double)n);
-			printf("%s,%s,kernfs_nodes_per_cdev,n=%ld,%ld,%.2f,count\n",
-			       argv[1], argv[2], n, iter,
+			printf("%s,%s,kernfs_nodes_per_cdev,%s,%ld,%.2f,count\n",
+			       argv[1], argv[2], param, iter,
 			       (double)(after.kernfs_nodes - before.kernfs_nodes) / (double)n);
 		}
 		if (iter + 1 < reps && write_fd(hold, "0")) {

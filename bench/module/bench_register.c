@@ -24,7 +24,7 @@ static int bench_register_once(struct bench_run *run, int iter)
 	struct cdev_set set;
 	int err;
 
-	err = cdev_set_alloc(&set, p->n, p->majors);
+	err = cdev_set_alloc(&set, p->n, p->majors, p->minors);
 	if (err)
 		return err;
 	while (set.added < set.n) {

@@ -14,6 +14,7 @@ struct bench_params {
 	u32 n;		/* cdevs registered per repetition */
 	u32 reps;	/* timed repetitions, after one untimed warm-up */
 	u32 majors;	/* majors the n cdevs are spread over (1: one chain) */
+	u32 minors;	/* minors each cdev covers (its cdev_add() count) */
 };
 
 struct bench_run;
@@ -30,7 +31,8 @@ void bench_sample(struct bench_run *run, const char *metric, u64 ns);
 const struct bench_params *bench_params(const struct bench_run *run);
 /* The parameters as last written to debugfs, for commands outside a run. */
 const struct bench_params *bench_current_params(void);
-/* -EINVAL unless 0 < n <= 1000000, reps > 0 and 0 < majors <= n. */
+/* -EINVAL unless 0 < n <= 1000000, reps > 0, 0 < majors <= n, minors > 0
+ * and one major's share of the cdevs fits in its minors. */
 int bench_params_check(const struct bench_params *p);
 bool bench_interrupted(void);
 

@@ -3,7 +3,7 @@
  * cdevbench harness: runs the in-kernel benchmarks on request and hands the
  * results back through debugfs, never through printk:
  *
- *   /sys/kernel/debug/cdevbench/{n,reps,majors}  parameters (u32, rw)
+ *   /sys/kernel/debug/cdevbench/{n,reps,majors,minors}  parameters (u32, rw)
  *   /sys/kernel/debug/cdevbench/run      write a benchmark name to run it;
  *                                        the write fails with its error
  *   /sys/kernel/debug/cdevbench/results  metric,param,iter,value,unit
@@ -53,7 +53,9 @@ struct bench_run {
 	bool overflow;
 };
 
-static struct bench_params params = { .n = 1000, .reps = 5, .majors = 1 };
+static struct bench_params params = {
+	.n = 1000, .reps = 5, .majors = 1, .minors = 1,
+};
 static DEFINE_MUTEX(run_lock);	/* one run at a time; guards the buffers */
 static struct text_buf results, raw;
 static struct dentry *dir;
@@ -70,8 +72,11 @@ const struct bench_params *bench_current_params(void)
 
 int bench_params_check(const struct bench_params *p)
 {
-	if (!p->n || p->n > MAX_N || !p->reps || !p->majors || p->majors > p->n)
+	if (!p->n || p->n > MAX_N || !p->reps || !p->majors || p->majors > p->n ||
+	    !p->minors)
 		return -EINVAL;
+	if ((u64)DIV_ROUND_UP(p->n, p->majors) * p->minors > MINORMASK + 1)
+		return -ERANGE;
 	return 0;
 }
 
@@ -148,12 +153,19 @@ static u64 timer_overhead_ns(void)
 	return median;
 }
 
+/* Keys in the order DESIGN.md gives; majors and minors only when not 1. */
 static void format_param(char *s, size_t size, const struct bench_params *p)
 {
-	if (p->majors == 1)
-		snprintf(s, size, "n=%u", p->n);
-	else	/* quoted: the param holds a comma */
-		snprintf(s, size, "\"n=%u,majors=%u\"", p->n, p->majors);
+	char keys[40];
+	int len = scnprintf(keys, sizeof(keys), "n=%u", p->n);
+
+	if (p->majors != 1)
+		len += scnprintf(keys + len, sizeof(keys) - len, ",majors=%u",
+				 p->majors);
+	if (p->minors != 1)
+		scnprintf(keys + len, sizeof(keys) - len, ",minors=%u", p->minors);
+	/* quoted when it holds a comma, as CSV wants */
+	snprintf(s, size, strchr(keys, ',') ? "\"%s\"" : "%s", keys);
 }
 
 /* One results row per metric: the repetition's mean, in tenths of ns. */
@@ -289,6 +301,7 @@ static int __init cdevbench_init(void)
 	debugfs_create_u32("n", 0600, dir, &params.n);
 	debugfs_create_u32("reps", 0600, dir, &params.reps);
 	debugfs_create_u32("majors", 0600, dir, &params.majors);
+	debugfs_create_u32("minors", 0600, dir, &params.minors);
 	debugfs_create_file("run", 0200, dir, NULL, &run_fops);
 	debugfs_create_file("results", 0400, dir, &results, &text_buf_fops);
 	debugfs_create_file("raw", 0400, dir, &raw, &text_buf_fops);

@@ -33,7 +33,7 @@ static int hold_register(const struct bench_params *p)
 	err = bench_params_check(p);
 	if (err)
 		return err;
-	err = cdev_set_alloc(&held, p->n, p->majors);
+	err = cdev_set_alloc(&held, p->n, p->majors, p->minors);
 	while (!err && held.added < held.n) {
 		err = cdev_set_add_next(&held, &held_fops);
 		cond_resched();

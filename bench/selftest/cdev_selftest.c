@@ -12,19 +12,29 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define FIXTURE_SLOTS	8	/* as in bench/module/cdev_fixture.c */
+/* The race runs until both sides did this much and the opens saw both
+ * outcomes, within RACE_MAX_OPENS. */
+#define RACE_OPENS	2000
+#define RACE_ROUNDS	1000	/* add/del pairs */
+#define RACE_MAX_OPENS	200000
 
 static const char *fixture_dir, *node_dir;
+static const char *const modprobe = "/proc/sys/kernel/modprobe";
 static unsigned int major_nr;
 static bool expect_sys_cdev;
 static int case_failed;
@@ -59,7 +69,7 @@ static int ctl(const char *fmt, ...)
 	return err;
 }
 
-/* Open a fresh node (a new inode, so the kobj_lookup path) for a minor. */
+/* Open a fresh node (a new inode, so the map lookup path) for a minor. */
 static int open_fresh(unsigned int minor, int flags)
 {
 	static unsigned int seq;
@@ -127,7 +137,7 @@ static void test_cached_open(void)
 	CHECK(!ctl("add 0 0 1 static"), "add failed");
 	snprintf(path, sizeof(path), "%s/cached", node_dir);
 	CHECK(!mknod(path, S_IFCHR | 0600, makedev(major_nr, 0)), "mknod: %m");
-	fd1 = open(path, O_RDWR);	/* kobj_lookup, caches inode->i_cdev */
+	fd1 = open(path, O_RDWR);	/* map lookup, caches inode->i_cdev */
 	CHECK(fd1 >= 0, "first open: %m");
 	close(fd1);
 	fd2 = open(path, O_RDWR);	/* same inode: the i_cdev path */
@@ -201,6 +211,133 @@ static void test_unload_while_open(void)
 	CHECK(!ctl("del 4"), "del failed");
 }
 
+/*
+ * Open a node of @minor over and over while a child process adds and
+ * removes a cdev_alloc() cdev for it (so cdev_del frees it), through the
+ * cached i_cdev of one inode (@cached) or a fresh inode each time (the map
+ * lookup).  Every open must either reach the cdev or fail as a removed one
+ * does: ENXIO, or ENODEV from the fixture for a cdev deleted between the
+ * lookup and its open.  Both outcomes must occur, or the race was not run.
+ * A use-after-free that the kernel notices (refcount warnings, oopses)
+ * fails the boot from the serial log.  Both sides yield after each step
+ * so that one vCPU interleaves them too (the scheduler may still run one
+ * side for a while, hence the shared round count); only several vCPUs
+ * (tcg mode) race them inside the kernel.
+ */
+static void race_open_del(unsigned int slot, unsigned int minor, bool cached)
+{
+	char path[256], why[128] = "";
+	int i, fd, status, opened = 0, gone = 0;
+	volatile int *rounds;
+	unsigned int m;
+	pid_t child;
+
+	snprintf(path, sizeof(path), "%s/race", node_dir);
+	rounds = mmap(NULL, sizeof(*rounds), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(rounds != MAP_FAILED, "mmap: %m");
+	*rounds = 0;
+	CHECK(!mknod(path, S_IFCHR | 0600, makedev(major_nr, minor)), "mknod: %m");
+	child = fork();
+	CHECK(child >= 0, "fork: %m");
+	if (!child) {
+		for (;;) {
+			if (ctl("add %u %u 1 alloc", slot, minor))
+				_exit(1);
+			sched_yield();
+			if (ctl("del %u", slot))
+				_exit(1);
+			(*rounds)++;
+			sched_yield();
+		}
+	}
+	for (i = 0; (i < RACE_OPENS || *rounds < RACE_ROUNDS || !opened || !gone) &&
+		    i < RACE_MAX_OPENS && !why[0]; i++) {
+		int w, got;
+
+		sched_yield();
+
+		fd = cached ? open(path, O_RDONLY) : open_fresh(minor, O_RDONLY);
+		if (cached && fd < 0)
+			fd = -errno;
+		if (fd == -ENXIO || fd == -ENODEV) {
+			gone++;
+			continue;
+		}
+		if (fd < 0) {
+			snprintf(why, sizeof(why), "open: %s", strerror(-fd));
+			break;
+		}
+		got = read_slot(fd, &m, &w);
+		close(fd);
+		if (got != (int)slot || m != minor)
+			snprintf(why, sizeof(why), "an open reached slot %d, minor %u", got, m);
+		opened++;
+	}
+	unlink(path);
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	printf("# %s: %d add/del rounds; %d opens reached the cdev, %d found it removed\n",
+	       cached ? "cached" : "fresh", *rounds, opened, gone);
+	munmap((void *)rounds, sizeof(*rounds));
+	CHECK(!why[0], "%s", why);
+	CHECK(WIFSIGNALED(status), "the add/del loop failed");
+	CHECK(opened && gone, "the race was not exercised");
+}
+
+static void test_race_cached_open_del(void)
+{
+	race_open_del(7, 56, true);
+}
+
+static void test_race_fresh_open_del(void)
+{
+	race_open_del(7, 57, false);
+}
+
+/* Write the kernel's modprobe path; "" makes request_module() fail at once. */
+static int set_modprobe(const char *path)
+{
+	FILE *f = fopen(modprobe, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "%s\n", path);
+	return fclose(f);
+}
+
+/*
+ * An open of a number nobody registered asks for its driver
+ * (request_module "char-major-<major>-<minor>") and looks again.  The
+ * "modprobe" here is a script that registers the cdev instead of loading
+ * a module, so the open succeeds only if the kernel looked again.
+ */
+static void test_unregistered_asks_for_driver(void)
+{
+	char helper[256], want[64], log[256], line[128] = "";
+	FILE *f;
+	int slot;
+
+	snprintf(helper, sizeof(helper), "%s/modprobe-helper", node_dir);
+	snprintf(log, sizeof(log), "%s/modprobe.log", node_dir);
+	f = fopen(helper, "w");
+	CHECK(f, "%s: %m", helper);
+	fprintf(f, "#!/bin/sh\necho \"$*\" >> %s\n"
+		"echo 'add 6 60 1 static' > %s/ctl\n", log, fixture_dir);
+	fclose(f);
+	CHECK(!chmod(helper, 0755), "chmod: %m");
+	CHECK(!set_modprobe(helper), "setting %s: %m", modprobe);
+	slot = slot_of_minor(60);
+	set_modprobe("");
+	f = fopen(log, "r");
+	CHECK(f && fgets(line, sizeof(line), f), "the kernel did not run modprobe for minor 60");
+	fclose(f);
+	snprintf(want, sizeof(want), "char-major-%u-60", major_nr);
+	CHECK(strstr(line, want), "modprobe was asked for '%s', want %s", line, want);
+	CHECK(slot == 6, "the open after modprobe registered the cdev gave %d", slot);
+	CHECK(!ctl("del 6"), "del failed");
+}
+
 static bool exists(const char *fmt, unsigned int minor)
 {
 	char path[256];
@@ -246,11 +383,14 @@ static const struct {
 	{ "overlap_narrowest_wins", test_overlap_narrowest },
 	{ "unload_while_open", test_unload_while_open },
 	{ "sys_cdev", test_sys_cdev },
+	{ "unregistered_asks_for_driver", test_unregistered_asks_for_driver },
+	{ "race_cached_open_del", test_race_cached_open_del },
+	{ "race_fresh_open_del", test_race_fresh_open_del },
 };
 
 int main(int argc, char **argv)
 {
-	char path[256];
+	char path[256], saved_modprobe[256];
 	int i, slot, failed = 0, n = sizeof(cases) / sizeof(cases[0]);
 	FILE *f;
 
@@ -272,6 +412,20 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fclose(f);
+	/*
+	 * Every open of a removed cdev's number asks for a driver; with the
+	 * host's modprobe that is an exec per open in the race cases.  The
+	 * cases run with request_module() failing at once, and the one that
+	 * tests it sets its own helper.
+	 */
+	f = fopen(modprobe, "r");
+	if (!f || !fgets(saved_modprobe, sizeof(saved_modprobe), f) ||
+	    set_modprobe("")) {
+		fprintf(stderr, "cdev_selftest: cannot set %s: %m\n", modprobe);
+		return 2;
+	}
+	fclose(f);
+	saved_modprobe[strcspn(saved_modprobe, "\n")] = '\0';
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("KTAP version 1\n1..%d\n", n);
@@ -284,6 +438,7 @@ int main(int argc, char **argv)
 		for (slot = 0; slot < FIXTURE_SLOTS; slot++)
 			ctl("del %d", slot);
 	}
+	set_modprobe(saved_modprobe);
 	printf("# totals: pass:%d fail:%d\n", n - failed, failed);
 	return failed ? 1 : 0;
 }
