@@ -2,19 +2,21 @@
 #   make bench      set up, build the kernels, boot, measure, report
 #   make test       host tests and an end-to-end smoke run
 #   make compare    the report of a run (RUN=, BASELINE=)
-# Variables (make VAR=value): VARIANTS, BOOTS, MODE, QUICK, RESULTS_DIR,
+# Variables (make VAR=value): VARIANTS, BOOTS, MODE, QUICK, FAULTS, RESULTS_DIR,
 # LABEL, SWEEP_N, REPS, VCPUS, GUEST_MEM, BOOT_TIMEOUT, BUILD_DIR, JOBS,
 # RUN, BASELINE.
 
 SHELL := /bin/bash
-export VARIANTS BOOTS MODE QUICK RESULTS_DIR LABEL SWEEP_N SPREAD_MAJORS REPS OPS THREADS TRACE_N VCPUS \
+export VARIANTS BOOTS MODE QUICK FAULTS RESULTS_DIR LABEL SWEEP_N SPREAD_MAJORS REPS OPS THREADS TRACE_N VCPUS \
 	GUEST_MEM BOOT_TIMEOUT BUILD_DIR JOBS RUN BASELINE
 
 BIN_DIR := $(or $(BUILD_DIR),build)/bin
 # User-space programs that run in the guest: the selftest, and one file per
 # benchmark linked with the harness.
-PROGS := $(patsubst %.c,$(BIN_DIR)/%,$(notdir $(wildcard bench/selftest/*.c bench/mem/*.c))) \
+PROGS := $(patsubst %.c,$(BIN_DIR)/%,$(notdir $(wildcard bench/selftest/*.c bench/faults/*.c \
+		$(filter-out bench/mem/slab_counters.c,$(wildcard bench/mem/*.c))))) \
 	$(patsubst bench/user/%.c,$(BIN_DIR)/%,$(filter-out bench/user/harness.c,$(wildcard bench/user/*.c)))
+SLAB_COUNTERS := bench/mem/slab_counters.c bench/mem/slab_counters.h
 CFLAGS := -O2 -g -Wall -Wextra -Werror
 COMPARE_SRCS := plot/compare.c plot/stats.c plot/json.c
 
@@ -39,9 +41,13 @@ $(BIN_DIR)/%: bench/selftest/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<
 
-$(BIN_DIR)/%: bench/mem/%.c
+$(BIN_DIR)/%: bench/mem/%.c $(SLAB_COUNTERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $<
+	$(CC) $(CFLAGS) -o $@ $< bench/mem/slab_counters.c
+
+$(BIN_DIR)/%: bench/faults/%.c $(SLAB_COUNTERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ibench/mem -o $@ $< bench/mem/slab_counters.c
 
 $(BIN_DIR)/%: bench/user/%.c bench/user/harness.c bench/user/harness.h
 	@mkdir -p $(@D)
@@ -50,9 +56,11 @@ $(BIN_DIR)/%: bench/user/%.c bench/user/harness.c bench/user/harness.h
 deps:
 	@scripts/deps.sh
 
+# Timing kernels, and the fault kernels unless FAULTS=0.
 kernels: deps
 	@. scripts/lib.sh && for v in $${VARIANTS:-$$(all_variants)}; do \
-		scripts/kernel.sh $$v || exit 1; done
+		for f in timing $$([ "$${FAULTS:-1}" = 0 ] || echo fault); do \
+			scripts/kernel.sh $$v $$f || exit 1; done; done
 
 bench: deps progs tools
 	@scripts/bench.sh

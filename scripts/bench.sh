@@ -30,6 +30,9 @@ TRACE_N=${TRACE_N:-$(printf '%s\n' $SWEEP_N | awk '$1 <= 1000' | sort -n | tail 
 # Threads for open_cached_ns: 1, 2 and, where vCPUs run in parallel, VCPUS.
 THREADS=${THREADS:-$(printf '%s\n' 1 2 $([ "$MODE" != icount ] && echo "$VCPUS") | sort -nu | tr '\n' ' ')}
 GUEST_MEM=${GUEST_MEM:-1024}
+# 1: after the timing boots, one boot per variant of its fault kernel for
+# the failure-path phase (patches/fault.config).
+FAULTS=${FAULTS:-1}
 RESULTS_DIR=$(mkdir -p "${RESULTS_DIR:-$RIG_ROOT/results}" && cd "${RESULTS_DIR:-$RIG_ROOT/results}" && pwd)
 export MODE VCPUS GUEST_MEM
 
@@ -45,13 +48,18 @@ for v in "${variants[@]}"; do check_variant "$v"; done
 for n in $SWEEP_N; do
 	[[ $n =~ ^[1-9][0-9]*$ ]] || die "SWEEP_N holds '$n', not a positive number"
 done
+[[ $FAULTS =~ ^[01]$ ]] || die "FAULTS must be 0 or 1, not '$FAULTS'"
+flavours=(timing)
+[ "$FAULTS" = 0 ] || flavours+=(fault)
 
 # Two runs on one results folder would race for 'latest': refuse the second.
 exec 9> "$RESULTS_DIR/.lock"
 flock -n 9 || die "another 'make bench' is using $RESULTS_DIR; wait for it or set RESULTS_DIR"
 
-log "step 1/3: kernels for ${variants[*]}"
-for v in "${variants[@]}"; do "$RIG_ROOT/scripts/kernel.sh" "$v"; done
+log "step 1/3: kernels (${flavours[*]}) for ${variants[*]}"
+for v in "${variants[@]}"; do
+	for f in "${flavours[@]}"; do "$RIG_ROOT/scripts/kernel.sh" "$v" "$f"; done
+done
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)${LABEL:+-$LABEL}
 run=$RESULTS_DIR/$run_id
@@ -96,12 +104,16 @@ write_meta() {
 			tree=$(variant_dir "$v")
 			[ $first = 1 ] || echo ","
 			first=0
-			printf '    %s: {"kernel_release": %s, "config_sha256": %s, "series_sha256": %s, "config_fragment": %s}' \
+			printf '    %s: {"kernel_release": %s, "config_sha256": %s, "series_sha256": %s, "config_fragment": %s' \
 				"$(json_str "$v")" \
 				"$(json_str "$(cat "$tree/obj/include/config/kernel.release")")" \
 				"$(json_str "$(sha256sum < "$tree/obj/.config" | cut -d' ' -f1)")" \
 				"$(json_str "$(cat "$tree/.cdevbench/series.sha")")" \
 				"$( [ -f "$PATCHES_DIR/$v/config" ] && json_str "patches/$v/config" || echo null)"
+			[ "$FAULTS" = 0 ] || printf ', "fault_kernel_release": %s, "fault_config_sha256": %s, "fault_config_fragment": "patches/fault.config"' \
+				"$(json_str "$(cat "$tree/obj-fault/include/config/kernel.release")")" \
+				"$(json_str "$(sha256sum < "$tree/obj-fault/.config" | cut -d' ' -f1)")"
+			printf '}'
 		done
 		echo
 		echo "  }"
@@ -113,39 +125,59 @@ write_meta
 log "step 2/3: run $run_id: ${variants[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}, $REPS reps"
 echo "variant,boot,metric,param,iter,value,unit" > "$run/samples.csv"
 failed=()
+
+# One boot: boot_one VARIANT BOOT_DIR FLAVOUR LABEL.  A timing boot's rows
+# join the run's samples.csv when it succeeded; a fault boot's always, so
+# that the report shows what broke, and its host-side check can fail it.
+boot_one() {
+	local v=$1 boot_dir=$2 flavour=$3 what=$4 t rc=0 check=0
+	{
+		echo "VARIANT=$v"
+		echo "BOOT=${boot_dir##*-}"
+		echo "PHASE=$flavour"
+		echo "KERNEL_RELEASE=$(cat "$(kernel_obj_dir "$v" "$flavour")/include/config/kernel.release")"
+		echo "RIG_ROOT=$RIG_ROOT"
+		echo "MODULE_DIR=$BUILD_DIR/modules/$v$([ "$flavour" = timing ] || echo "-$flavour")"
+		echo "BIN_DIR=$BUILD_DIR/bin"
+		echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$v/selftest.args" 2> /dev/null || true)'"
+		echo "SWEEP_N='$SWEEP_N'"
+		echo "SPREAD_MAJORS=$SPREAD_MAJORS"
+		echo "TRACE_N=$TRACE_N"
+		echo "REPS=$REPS"
+		echo "OPS=$OPS"
+		echo "THREADS='$THREADS'"
+	} > "$boot_dir/suite.env"
+	log "$what: $v booting ($flavour kernel, $MODE, $VCPUS vCPU)"
+	t=$(date +%s)
+	"$RIG_ROOT/scripts/boot.sh" "$v" "$boot_dir" "$flavour" || rc=$?
+	if [ "$flavour" = fault ] && [ -s "$boot_dir/samples.csv" ]; then
+		"$RIG_ROOT/scripts/fault-check.sh" "$boot_dir" || check=$?
+		tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
+		[ $rc != 0 ] || rc=$check
+	elif [ $rc = 0 ]; then
+		tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
+	fi
+	if [ $rc = 0 ]; then
+		log "$what: $v done in $(( $(date +%s) - t ))s"
+	else
+		echo "$rc" > "$boot_dir/failed"
+		failed+=("${boot_dir#$run/}")
+		log "$what: $v FAILED (status $rc) after $(( $(date +%s) - t ))s; log: $boot_dir/serial.log"
+	fi
+}
+
 for ((b = 1; b <= BOOTS; b++)); do
 	for v in "${variants[@]}"; do
-		boot_dir=$run/$v/boot-$b
-		mkdir -p "$boot_dir"
-		{
-			echo "VARIANT=$v"
-			echo "BOOT=$b"
-			echo "KERNEL_RELEASE=$(cat "$(variant_dir "$v")/obj/include/config/kernel.release")"
-			echo "RIG_ROOT=$RIG_ROOT"
-			echo "MODULE_DIR=$BUILD_DIR/modules/$v"
-			echo "BIN_DIR=$BUILD_DIR/bin"
-			echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$v/selftest.args" 2> /dev/null || true)'"
-			echo "SWEEP_N='$SWEEP_N'"
-			echo "SPREAD_MAJORS=$SPREAD_MAJORS"
-			echo "TRACE_N=$TRACE_N"
-			echo "REPS=$REPS"
-			echo "OPS=$OPS"
-			echo "THREADS='$THREADS'"
-		} > "$boot_dir/suite.env"
-		log "round $b/$BOOTS: $v booting ($MODE, $VCPUS vCPU)"
-		t=$(date +%s)
-		rc=0
-		"$RIG_ROOT/scripts/boot.sh" "$v" "$boot_dir" || rc=$?
-		if [ $rc = 0 ]; then
-			tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
-			log "round $b/$BOOTS: $v done in $(( $(date +%s) - t ))s"
-		else
-			echo "$rc" > "$boot_dir/failed"
-			failed+=("$v/boot-$b")
-			log "round $b/$BOOTS: $v FAILED (status $rc) after $(( $(date +%s) - t ))s; log: $boot_dir/serial.log"
-		fi
+		mkdir -p "$run/$v/boot-$b"
+		boot_one "$v" "$run/$v/boot-$b" timing "round $b/$BOOTS"
 	done
 done
+if [ "$FAULTS" = 1 ]; then
+	for v in "${variants[@]}"; do
+		mkdir -p "$run/$v/fault-1"
+		boot_one "$v" "$run/$v/fault-1" fault "failure paths"
+	done
+fi
 
 if [ ${#failed[@]} -gt 0 ]; then
 	echo failed > "$run/status"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Boot one variant once in QEMU and run the guest suite.
-#   scripts/boot.sh VARIANT BOOT_DIR
+#   scripts/boot.sh VARIANT BOOT_DIR [timing|fault]   (the kernel flavour)
 # BOOT_DIR must hold suite.env; it receives serial.log, the suite's output
 # and exit-status.  The host root is shared read-only over 9p, BOOT_DIR
 # writable.  Exits with the suite's status; 124 on a hang (per-boot
@@ -11,13 +11,13 @@ set -euo pipefail
 
 variant=${1:?usage: boot.sh VARIANT BOOT_DIR}
 boot_dir=$(cd "${2:?usage: boot.sh VARIANT BOOT_DIR}" && pwd)
-bzimage=$(variant_dir "$variant")/obj/arch/x86/boot/bzImage
+bzimage=$(kernel_obj_dir "$variant" "${3:-timing}")/arch/x86/boot/bzImage
 MODE=${MODE:?MODE must be icount, tcg or kvm}
 VCPUS=${VCPUS:-1}
 GUEST_MEM=${GUEST_MEM:-1024}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 
-[ -f "$bzimage" ] || die "no kernel for $variant: run 'make kernels'"
+[ -f "$bzimage" ] || die "no ${3:-timing} kernel for $variant: run 'make kernels'"
 [ -f "$boot_dir/suite.env" ] || die "$boot_dir/suite.env missing"
 
 case $MODE in
@@ -34,6 +34,10 @@ cmdline="console=ttyS0 root=hostroot rootfstype=9p ro
  rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144
  init=$RIG_ROOT/guest-init/init cdevbench_guest=1
  panic=-1 oops=panic clocksource=tsc tsc=reliable nokaslr slab_nomerge"
+# A fault kernel: failslab may fail every slab cache (the phase turns on
+# failslab's cache filter) except kmemleak's own, whose metadata allocation
+# follows every tracked one and would double every failure point.
+[ "${3:-timing}" = timing ] || cmdline+=" slub_debug=A;-,kmemleak_*"
 
 rm -f "$boot_dir/exit-status"
 rc=0

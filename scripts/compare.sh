@@ -177,6 +177,66 @@ plot_memory_sites
 plot_lines open_cached "threads" 0 7 'open_cached_ns|open_cached_ns|$7 != ""'
 plot_lock_hold
 
+# The failure-path phase (fault kernels): one table per mode, variants in
+# report order, from the run's fail_* rows.
+failure_paths() {
+	awk -F, -v order="${variants[*]}" '
+		NR > 1 && $3 ~ /^fail_/ {
+			p = $4; for (i = 5; i < NF - 2; i++) p = p "," $i
+			gsub(/"/, "", p)
+			if ($3 == "fail_warnings") { warn[$1] = $(NF - 1); next }
+			flav = p; sub(/^flavour=/, "", flav); prob = "-"
+			if (flav ~ /,prob=/) { prob = flav; sub(/.*,prob=/, "", prob); sub(/,prob=.*/, "", flav) }
+			key = $1 SUBSEP flav SUBSEP prob
+			if (!(key in seen)) { seen[key]; keys[++nk] = key }
+			val[key, $3] = $(NF - 1)
+		}
+		END {
+			if (!nk) exit
+			nv = split(order, vs, " ")
+			print "Failure paths (fault kernels: rig.config + patches/fault.config, one"
+			print "boot per variant; kmemleak reports in <variant>/fault-1/kmemleak.txt;"
+			print "leaks are kmemleak suspects allocated through the registration)"
+			print ""
+			print "  systematic: the k-th slab allocation of one registration fails, every k"
+			printf "  %-15s %-16s %6s %7s %9s %11s %5s %6s\n", "variant", "flavour",
+				"points", "handled", "tolerated", "leaked B(n)", "sysfs", "majors"
+			for (v = 1; v <= nv; v++) for (k = 1; k <= nk; k++) {
+				split(keys[k], f, SUBSEP)
+				if (f[1] != vs[v] || f[3] != "-") continue
+				printf "  %-15s %-16s %6s %7s %9s %11s %5s %6s\n", f[1], f[2],
+					val[keys[k], "fail_points"], val[keys[k], "fail_handled"],
+					val[keys[k], "fail_tolerated"],
+					val[keys[k], "fail_leaked_bytes"] "(" val[keys[k], "fail_leaked_objects"] ")",
+					val[keys[k], "fail_sysfs_left"], val[keys[k], "fail_majors_left"]
+			}
+			print ""
+			print "  failslab sweep: 200 registrations per probability, this task only"
+			printf "  %-15s %-16s %4s %10s %6s %11s %5s %6s\n", "variant", "flavour",
+				"prob", "registered", "failed", "leaked B(n)", "sysfs", "majors"
+			for (v = 1; v <= nv; v++) for (k = 1; k <= nk; k++) {
+				split(keys[k], f, SUBSEP)
+				if (f[1] != vs[v] || f[3] == "-") continue
+				printf "  %-15s %-16s %3s%% %10s %6s %11s %5s %6s\n", f[1], f[2], f[3],
+					val[keys[k], "fail_registered"], val[keys[k], "fail_handled"],
+					val[keys[k], "fail_leaked_bytes"] "(" val[keys[k], "fail_leaked_objects"] ")",
+					val[keys[k], "fail_sysfs_left"], val[keys[k], "fail_majors_left"]
+			}
+			print ""
+			printf "  kernel warnings (WARN/BUG/oops) in the fault boots:"
+			for (v = 1; v <= nv; v++) if (vs[v] in warn) printf " %s %s", vs[v], warn[vs[v]]
+			print ""
+			print "  cdev_init_noput frees the structure without kobject_put() after a"
+			print "  failed cdev_add(); its leaks are the measured cost, every other"
+			print "  flavour must leak nothing (the run fails otherwise)."
+			print ""
+		}' "$run/samples.csv"
+}
+failure_paths > "$report/failure_paths.txt"
+if [ -s "$report/failure_paths.txt" ]; then
+	cat "$report/failure_paths.txt" >> "$report/report.txt"
+	{ printf '## Failure paths\n\n```\n'; cat "$report/failure_paths.txt"; printf '```\n\n'; } >> "$report/report.md"
+fi
 if [ -s "$report/memory_sites.txt" ]; then
 	{
 		printf 'Slab bytes per cdev kept by cdev_add(), by allocation site (cdev_mem.bt,\nfirst boot)\n'

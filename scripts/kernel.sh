@@ -6,17 +6,29 @@
 #           (+ patches/<v>/config), every requested option verified
 #   kernel  bzImage and modules_prepare, compiled with ccache
 #   module  bench/module built against that tree, in build/modules/<v>/
-# Usage: scripts/kernel.sh VARIANT
+# The fault flavour is the same tree with patches/fault.config merged last,
+# built in build/kernels/<v>/obj-fault/ (module: build/modules/<v>-fault/),
+# for the failure-path phase; the timing kernel is never touched by it.
+# Usage: scripts/kernel.sh VARIANT [timing|fault]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: kernel.sh VARIANT}
+variant=${1:?usage: kernel.sh VARIANT [timing|fault]}
+flavour=${2:-timing}
 check_variant "$variant"
 tree=$(variant_dir "$variant")
-obj=$tree/obj
+obj=$(kernel_obj_dir "$variant" "$flavour")
 state=$tree/.cdevbench
 mapfile -t patches < <(series_patches "$variant")
 variant_config=$PATCHES_DIR/$variant/config
+frags=("$PATCHES_DIR/rig.config")
+[ -f "$variant_config" ] && frags+=("$variant_config")
+case $flavour in
+timing) sfx= ;;
+fault) sfx=-fault frags+=("$PATCHES_DIR/fault.config") ;;
+*) die "unknown kernel flavour '$flavour': timing or fault" ;;
+esac
+name=$variant$sfx	# LOCALVERSION, module folder, log lines
 JOBS=${JOBS:-$(nproc)}
 
 extract_pristine() {
@@ -94,20 +106,19 @@ normalized_fragment() {
 }
 
 sync_config() {
-	local frags=("$PATCHES_DIR/rig.config") want have=""
-	[ -f "$variant_config" ] && frags+=("$variant_config")
+	local want have="" fragment=$state/fragment$sfx.config
 	want=$(hash_files "${frags[@]}" "$state/series.sha")
-	[ -f "$state/config.sha" ] && have=$(cat "$state/config.sha")
+	[ -f "$state/config$sfx.sha" ] && have=$(cat "$state/config$sfx.sha")
 	[ -f "$obj/.config" ] && [ "$want" = "$have" ] && return
 
-	log "$variant: configuring (tinyconfig + ${frags[*]#$PATCHES_DIR/})"
-	rm -f "$state/config.sha"
+	log "$name: configuring (tinyconfig + ${frags[*]#$PATCHES_DIR/})"
+	rm -f "$state/config$sfx.sha"
 	mkdir -p "$obj"
-	normalized_fragment "${frags[@]}" > "$state/fragment.config"
-	make -s -C "$tree" O="$obj" tinyconfig > "$state/config.log" 2>&1
+	normalized_fragment "${frags[@]}" > "$fragment"
+	make -s -C "$tree" O="$obj" tinyconfig > "$state/config$sfx.log" 2>&1
 	(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m .config \
-		"$state/fragment.config") >> "$state/config.log" 2>&1
-	make -s -C "$obj" olddefconfig >> "$state/config.log" 2>&1
+		"$fragment") >> "$state/config$sfx.log" 2>&1
+	make -s -C "$obj" olddefconfig >> "$state/config$sfx.log" 2>&1
 
 	local line name missing=()
 	while read -r line; do
@@ -117,42 +128,42 @@ sync_config() {
 		else
 			grep -qxF "$line" "$obj/.config" || missing+=("$line")
 		fi
-	done < "$state/fragment.config"
+	done < "$fragment"
 	[ ${#missing[@]} -eq 0 ] ||
-		die "variant $variant: Kconfig dropped requested options (a missing dependency?): ${missing[*]}"
-	echo "$want" > "$state/config.sha"
+		die "variant $name: Kconfig dropped requested options (a missing dependency?): ${missing[*]}"
+	echo "$want" > "$state/config$sfx.sha"
 }
 
 build_kernel() {
 	local want have=""
-	want=$(hash_files "$state/series.sha" "$state/config.sha" "$0")
-	[ -f "$state/build.sha" ] && have=$(cat "$state/build.sha")
+	want=$(hash_files "$state/series.sha" "$state/config$sfx.sha" "$0")
+	[ -f "$state/build$sfx.sha" ] && have=$(cat "$state/build$sfx.sha")
 	if [ -f "$obj/arch/x86/boot/bzImage" ] && [ "$want" = "$have" ]; then
-		log "$variant: kernel up to date"
+		log "$name: kernel up to date"
 		return
 	fi
-	log "$variant: building bzImage (ccache, -j$JOBS; log in ${obj#$RIG_ROOT/}/build.log)"
-	rm -f "$state/build.sha"
-	if ! make -C "$obj" -j"$JOBS" CC="ccache gcc" LOCALVERSION="-$variant" \
+	log "$name: building bzImage (ccache, -j$JOBS; log in ${obj#$RIG_ROOT/}/build.log)"
+	rm -f "$state/build$sfx.sha"
+	if ! make -C "$obj" -j"$JOBS" CC="ccache gcc" LOCALVERSION="-$name" \
 			KBUILD_BUILD_TIMESTAMP="cdevbench" KBUILD_BUILD_USER=cdevbench \
 			KBUILD_BUILD_HOST=cdevbench bzImage modules_prepare \
 			> "$obj/build.log" 2>&1; then
 		grep -E 'error|Error' "$obj/build.log" | head -20 >&2 || true
-		die "variant $variant: kernel build failed, full log in $obj/build.log"
+		die "variant $name: kernel build failed, full log in $obj/build.log"
 	fi
-	echo "$want" > "$state/build.sha"
-	log "$variant: built $(cat "$obj/include/config/kernel.release")"
+	echo "$want" > "$state/build$sfx.sha"
+	log "$name: built $(cat "$obj/include/config/kernel.release")"
 }
 
 # The rig's module, against this variant's build tree.  Sources are copied
 # (mtimes kept) so that each variant keeps its own objects.
 build_module() {
-	local mod=$BUILD_DIR/modules/$variant
+	local mod=$BUILD_DIR/modules/$name
 	mkdir -p "$mod"
 	cp -p "$RIG_ROOT"/bench/module/Kbuild "$RIG_ROOT"/bench/module/*.[ch] "$mod/"
 	if ! make -C "$obj" M="$mod" CC="ccache gcc" modules > "$mod/build.log" 2>&1; then
 		cat "$mod/build.log" >&2
-		die "variant $variant: module build failed"
+		die "variant $name: module build failed"
 	fi
 }
 

@@ -61,3 +61,11 @@ series_patches() {
 }
 
 variant_dir() { echo "$BUILD_DIR/kernels/$1"; }
+
+# Objects of a variant's kernel: obj/ for timing, obj-<flavour>/ otherwise.
+kernel_obj_dir() {	# kernel_obj_dir VARIANT [FLAVOUR]
+	case ${2:-timing} in
+	timing) echo "$BUILD_DIR/kernels/$1/obj" ;;
+	*) echo "$BUILD_DIR/kernels/$1/obj-$2" ;;
+	esac
+}

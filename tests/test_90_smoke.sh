@@ -1,13 +1,14 @@
-# End to end: make bench QUICK=1 in icount mode on stock and sysfs-cdev,
-# two boots each, into a results folder of its own; then check the run
-# against DESIGN.md's contract.  Also: a second 'make kernels' compiles
-# nothing.
+# End to end: make bench QUICK=1 in icount mode on every variant, two
+# boots each and the failure-path phase on the fault kernels, into a
+# results folder of its own; then check the run against DESIGN.md's
+# contract.  Also: a second 'make kernels' compiles nothing.
 . "$(dirname "$0")/lib.sh"
 
 results=build/test-results
 rm -rf "$results"
+mapfile -t variants < <(. scripts/lib.sh && all_variants)
 make --no-print-directory bench QUICK=1 MODE=icount BOOTS=2 \
-	VARIANTS="stock sysfs-cdev" RESULTS_DIR="$results"
+	VARIANTS="${variants[*]}" RESULTS_DIR="$results"
 
 run=$results/latest
 [ -L "$run" ] || fail "no $run after a complete run"
@@ -16,7 +17,7 @@ python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$run/meta.json" ||
 	fail "meta.json is not valid JSON"
 [ "$(head -1 "$run/samples.csv")" = "variant,boot,metric,param,iter,value,unit" ] ||
 	fail "samples.csv header differs from DESIGN.md"
-for v in stock sysfs-cdev; do
+for v in "${variants[@]}"; do
 	for b in 1 2; do
 		for m in cdev_add_ns cdev_del_ns; do
 			grep -q "^$v,$b,$m,n=100,0,[0-9.]*,ns$" "$run/samples.csv" ||
@@ -25,14 +26,21 @@ for v in stock sysfs-cdev; do
 		tap=$run/$v/boot-$b/selftest.tap
 		[ -s "$tap" ] || fail "$tap missing"
 		! grep -q '^not ok' "$tap" || fail "$tap has failures"
-		[ "$(grep -c '^ok' "$tap")" -ge 7 ] || fail "$tap has fewer than 7 passing cases"
+		[ "$(grep -c '^ok' "$tap")" -ge 10 ] || fail "$tap has fewer than 10 passing cases"
 		[ -s "$run/$v/boot-$b/serial.log" ] || fail "no serial.log for $v boot $b"
 	done
+	# The fault phase ran and its host-side check passed (else no 'latest').
+	grep -qE "^$v,1,fail_points,flavour=cdev_init,0,[1-9][0-9]*,count$" "$run/samples.csv" ||
+		fail "no failure points for $v"
+	grep -q "^$v,1,fail_warnings,-,0,0,count$" "$run/samples.csv" ||
+		fail "no fail_warnings row for $v"
+	[ -s "$run/$v/fault-1/kmemleak.txt" ] || fail "no kmemleak.txt for $v"
 done
+grep -q "^Failure paths" "$run/report/report.txt" || fail "the report has no failure-path section"
 echo "smoke run complete: $(readlink "$run")"
 
 out=$(make --no-print-directory kernels VARIANTS="stock sysfs-cdev" 2>&1)
 echo "$out"
-[ "$(grep -c 'kernel up to date' <<< "$out")" = 2 ] ||
-	fail "a second 'make kernels' did not find both kernels up to date"
+[ "$(grep -c 'kernel up to date' <<< "$out")" = 4 ] ||
+	fail "a second 'make kernels' did not find all four kernels (timing, fault) up to date"
 ! grep -qE '^\s+CC ' <<< "$out" || fail "a second 'make kernels' compiled something"

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fault_phase: the failure-path phase, on a fault kernel
+ * (patches/fault.config) with the cdev_faults module loaded.
+ *
+ * usage: fault_phase VARIANT BOOT KMEMLEAK_LOG
+ *
+ * For every flavour of bench/module/cdev_faults.c, one group in the
+ * systematic mode (the k-th allocation of one registration fails, for
+ * every k) and one per failslab probability of the sweep (SWEEP_COUNT
+ * registrations, only this process's allocations failing).  Around each
+ * group: kmemleak's list of suspects cleared before, and scanned after
+ * (objects must be MIN_AGE_S old before kmemleak reports them); the slab
+ * counters, the entries under /sys/cdev and the cdev_faults devices in
+ * /sys/devices, and the char majors in /proc/devices, before and after.
+ * A kmemleak suspect counts as a leak of the group when its allocation
+ * backtrace runs through cdev_faults, so objects that other code leaked
+ * meanwhile are not blamed on the registration paths.
+ *
+ * Rows (samples.csv schema) go to stdout, param "flavour=F" (systematic)
+ * or "flavour=F,prob=P" (sweep, quoted):
+ *   fail_points          failure points inside one registration (systematic)
+ *   fail_handled         injected failures that returned an error
+ *   fail_tolerated       injected failures the registration survived
+ *   fail_registered      registrations that succeeded (sweep)
+ *   fail_setup_failed    sweep rounds whose driver structure could not be
+ *                        allocated, so no registration was tried
+ *   fail_leaked_bytes, fail_leaked_objects   kmemleak's suspects
+ *   fail_slab_delta_bytes  slab bytes after the group minus before
+ *   fail_sysfs_left, fail_majors_left        entries left behind
+ * kmemleak's whole report after each group goes to KMEMLEAK_LOG.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "slab_counters.h"
+
+#define FAULTS		"/sys/kernel/debug/cdev_faults"
+#define FAILSLAB	"/sys/kernel/debug/failslab"
+#define KMEMLEAK	"/sys/kernel/debug/kmemleak"
+#define SWEEP_COUNT	200
+#define MIN_AGE_S	6	/* kmemleak reports objects older than 5 s */
+
+static const char *const flavours[] = {
+	"cdev_init", "cdev_init_noput", "cdev_alloc", "cdev_device_add",
+};
+static const int sweep_percent[] = { 1, 10, 50 };
+
+static const char *variant, *boot;
+static FILE *kmemleak_log;
+static int ctl_fd, kmemleak_fd, probability_fd, make_it_fail_fd;
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static int open_or_die(const char *path, int flags)
+{
+	int fd = open(path, flags);
+
+	if (fd < 0)
+		die(path);
+	return fd;
+}
+
+static void set(const char *path, const char *value)
+{
+	int fd = open_or_die(path, O_WRONLY);
+
+	if (write_fd(fd, value))
+		die(path);
+	close(fd);
+}
+
+static char *read_file(const char *path)
+{
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap);
+	int fd = open_or_die(path, O_RDONLY);
+	ssize_t r;
+
+	while (buf && (r = read(fd, buf + len, cap - 1 - len)) > 0) {
+		len += r;
+		if (len + 1 == cap)
+			buf = realloc(buf, cap *= 2);
+	}
+	if (!buf)
+		die("malloc");
+	buf[len] = '\0';
+	close(fd);
+	return buf;
+}
+
+/* Entries of @dir whose name starts with @prefix, not counting @skip. */
+static long count_entries(const char *dir, const char *prefix, const char *skip)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	long n = 0;
+
+	if (!d)
+		return 0;	/* /sys/cdev exists only on sysfs-cdev */
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && !strncmp(e->d_name, prefix, strlen(prefix)) &&
+		    (!skip || strcmp(e->d_name, skip)))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static long sysfs_entries(void)
+{
+	return count_entries("/sys/cdev", "", "major") +
+	       count_entries("/sys/cdev/major", "", NULL) +
+	       count_entries("/sys/devices", "cdev_faults", NULL);
+}
+
+static long char_majors(void)
+{
+	char *buf = read_file("/proc/devices"), *line, *save;
+	long n = 0;
+	int in_char = 0;
+
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(line, "Character devices:"))
+			in_char = 1;
+		else if (!strcmp(line, "Block devices:"))
+			in_char = 0;
+		else if (in_char)
+			n++;
+	}
+	free(buf);
+	return n;
+}
+
+/* kmemleak's suspects now; those allocated through cdev_faults counted. */
+static void scan_leaks(const char *param, long *bytes, long *objects)
+{
+	char *buf, *rec, *next;
+
+	sleep(MIN_AGE_S);
+	/* A second scan drops suspects whose pointer was only in flight. */
+	if (write_fd(kmemleak_fd, "scan") || write_fd(kmemleak_fd, "scan"))
+		die("kmemleak scan");
+	buf = read_file(KMEMLEAK);
+	fprintf(kmemleak_log, "# %s boot %s, %s\n%s", variant, boot, param, buf);
+	*bytes = *objects = 0;
+	for (rec = strstr(buf, "unreferenced object"); rec; rec = next) {
+		long size;
+
+		next = strstr(rec + 1, "unreferenced object");
+		if (next)
+			next[-1] = '\0';
+		if (strstr(rec, "cdev_faults") &&
+		    sscanf(rec, "unreferenced object %*s (size %ld)", &size) == 1) {
+			*bytes += size;
+			(*objects)++;
+		}
+	}
+	free(buf);
+}
+
+static void row(const char *metric, const char *param, long value, const char *unit)
+{
+	printf("%s,%s,%s,%s,0,%ld,%s\n", variant, boot, metric, param, value, unit);
+}
+
+/* One group: the ctl command, with @percent the failslab probability. */
+static void run_group(const char *flavour, int percent)
+{
+	long sysfs_before, majors_before, leaked_bytes, leaked_objects;
+	unsigned int points, handled, tolerated, registered, failed, setup;
+	struct slab_totals before, after;
+	char cmd[80], param[80], prob[16];
+	char *result;
+	int err = 0;
+
+	if (percent)
+		snprintf(param, sizeof(param), "\"flavour=%s,prob=%d\"", flavour, percent);
+	else
+		snprintf(param, sizeof(param), "flavour=%s", flavour);
+	if (write_fd(kmemleak_fd, "clear") || slab_read_settled(&before))
+		die("before the group");
+	sysfs_before = sysfs_entries();
+	majors_before = char_majors();
+
+	if (percent) {
+		snprintf(prob, sizeof(prob), "%d", percent);
+		snprintf(cmd, sizeof(cmd), "sweep %s %d", flavour, SWEEP_COUNT);
+		if (write_fd(probability_fd, prob) || write_fd(make_it_fail_fd, "1"))
+			die("failslab");
+		err = write_fd(ctl_fd, cmd);
+		if (write_fd(make_it_fail_fd, "0") || write_fd(probability_fd, "0"))
+			die("failslab");
+	} else {
+		snprintf(cmd, sizeof(cmd), "systematic %s", flavour);
+		err = write_fd(ctl_fd, cmd);
+	}
+	if (err) {
+		fprintf(stderr, "fault_phase: %s: %s: %m\n", variant, param);
+		exit(1);
+	}
+	result = read_file(FAULTS "/result");
+	if (sscanf(result, "points=%u handled=%u tolerated=%u registered=%u failed=%u setup_failed=%u",
+		   &points, &handled, &tolerated, &registered, &failed, &setup) != 6) {
+		fprintf(stderr, "fault_phase: cannot parse '%s'\n", result);
+		exit(1);
+	}
+	free(result);
+
+	scan_leaks(param, &leaked_bytes, &leaked_objects);
+	if (slab_read_settled(&after))
+		die("after the group");
+	if (percent) {
+		row("fail_registered", param, registered, "count");
+		row("fail_handled", param, failed, "count");
+		row("fail_setup_failed", param, setup, "count");
+	} else {
+		row("fail_points", param, points, "count");
+		row("fail_handled", param, handled, "count");
+		row("fail_tolerated", param, tolerated, "count");
+	}
+	row("fail_leaked_bytes", param, leaked_bytes, "bytes");
+	row("fail_leaked_objects", param, leaked_objects, "count");
+	row("fail_slab_delta_bytes", param, after.bytes - before.bytes, "bytes");
+	row("fail_sysfs_left", param, sysfs_entries() - sysfs_before, "count");
+	row("fail_majors_left", param, char_majors() - majors_before, "count");
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	size_t f, p;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: fault_phase VARIANT BOOT KMEMLEAK_LOG\n");
+		return 2;
+	}
+	variant = argv[1];
+	boot = argv[2];
+	kmemleak_log = fopen(argv[3], "w");
+	if (!kmemleak_log)
+		die(argv[3]);
+	setvbuf(kmemleak_log, NULL, _IOLBF, 0);
+
+	/* Only tasks that ask fail, GFP_KERNEL allocations included, quietly,
+	 * in the caches that boot.sh marked (all but kmemleak's). */
+	set(FAILSLAB "/probability", "0");
+	set(FAILSLAB "/cache-filter", "Y");
+	set(FAILSLAB "/interval", "1");
+	set(FAILSLAB "/times", "-1");
+	set(FAILSLAB "/verbose", "0");
+	set(FAILSLAB "/task-filter", "Y");
+	set(FAILSLAB "/ignore-gfp-wait", "N");
+	/* Opened once: no allocation of ours between a group's readings. */
+	ctl_fd = open_or_die(FAULTS "/ctl", O_WRONLY);
+	kmemleak_fd = open_or_die(KMEMLEAK, O_RDWR);
+	probability_fd = open_or_die(FAILSLAB "/probability", O_WRONLY);
+	make_it_fail_fd = open_or_die("/proc/self/make-it-fail", O_WRONLY);
+	if (slab_open_counters())
+		die("slab counters");
+
+	for (f = 0; f < sizeof(flavours) / sizeof(flavours[0]); f++) {
+		run_group(flavours[f], 0);
+		for (p = 0; p < sizeof(sweep_percent) / sizeof(sweep_percent[0]); p++)
+			run_group(flavours[f], sweep_percent[p]);
+	}
+	fclose(kmemleak_log);
+	return 0;
+}
