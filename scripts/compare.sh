@@ -211,14 +211,17 @@ failure_paths() {
 					val[keys[k], "fail_sysfs_left"], val[keys[k], "fail_majors_left"]
 			}
 			print ""
-			print "  failslab sweep: 200 registrations per probability, this task only"
-			printf "  %-15s %-16s %4s %10s %6s %11s %5s %6s\n", "variant", "flavour",
-				"prob", "registered", "failed", "leaked B(n)", "sysfs", "majors"
+			print "  failslab sweep: 200 rounds per probability, only this task failing;"
+			print "  a round whose driver structure failed to allocate (setup) registers"
+			print "  nothing"
+			printf "  %-15s %-16s %4s %5s %6s %5s %11s %5s %6s\n", "variant", "flavour",
+				"prob", "regd", "failed", "setup", "leaked B(n)", "sysfs", "majors"
 			for (v = 1; v <= nv; v++) for (k = 1; k <= nk; k++) {
 				split(keys[k], f, SUBSEP)
 				if (f[1] != vs[v] || f[3] == "-") continue
-				printf "  %-15s %-16s %3s%% %10s %6s %11s %5s %6s\n", f[1], f[2], f[3],
+				printf "  %-15s %-16s %3s%% %5s %6s %5s %11s %5s %6s\n", f[1], f[2], f[3],
 					val[keys[k], "fail_registered"], val[keys[k], "fail_handled"],
+					val[keys[k], "fail_setup_failed"],
 					val[keys[k], "fail_leaked_bytes"] "(" val[keys[k], "fail_leaked_objects"] ")",
 					val[keys[k], "fail_sysfs_left"], val[keys[k], "fail_majors_left"]
 			}
@@ -241,7 +244,7 @@ if [ -s "$report/memory_sites.txt" ]; then
 	{
 		printf 'Slab bytes per cdev kept by cdev_add(), by allocation site (cdev_mem.bt,\nfirst boot)\n'
 		sort -k1,1 -k3,3nr "$report/memory_sites.txt" |
-			awk '{ printf "  %-12s %-36s %8.1f\n", $1, $2, $3 }'
+			awk '{ printf "  %-16s %-36s %8.1f\n", $1, $2, $3 }'
 		echo
 	} >> "$report/report.txt"
 fi
