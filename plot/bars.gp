@@ -7,9 +7,9 @@
 
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
-		set terminal pngcairo size 560,460 font "sans,10"
+		set terminal pngcairo size 640,460 font "sans,10"
 	} else {
-		set terminal svg size 560,460 font "sans,10"
+		set terminal svg size 640,460 font "sans,10"
 	}
 	set output out . "." . fmt
 	set title title noenhanced

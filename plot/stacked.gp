@@ -11,9 +11,9 @@ ncols = system("head -1 " . data . " | wc -w") + 0
 
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
-		set terminal pngcairo size 720,480 font "sans,10"
+		set terminal pngcairo size 900,480 font "sans,10"
 	} else {
-		set terminal svg size 720,480 font "sans,10"
+		set terminal svg size 900,480 font "sans,10"
 	}
 	set output out . "." . fmt
 	set title title noenhanced

@@ -40,6 +40,13 @@ meta_value() {
 title="$(basename "$run"), $(meta_value mode) mode"
 plots=()	# "file: what" or "skipped: why", for the report
 
+# A data block as read from stdin, or a one-point block of NaN when the
+# variant has no data: gnuplot merges empty blocks, which would shift every
+# later variant onto the wrong title.
+block_or_gap() {
+	awk '{ print } END { if (!NR) print "NaN NaN NaN NaN" }'
+}
+
 # Blocks of "x median ci_low ci_high" from series.csv, one per variant,
 # for metric $1 where column $2 is the x value and the awk condition $3
 # selects the rows (series.csv: metric,variant,n,majors,minors,pos,threads,...).
@@ -47,7 +54,7 @@ series_blocks() {
 	local v
 	for v in "${variants[@]}"; do
 		awk -F, -v m="$1" -v v="$v" -v xcol="$2" "NR > 1 && \$1 == m && \$2 == v && ($3) {
-			print \$xcol, \$9, \$10, \$11 }" "$report/series.csv" | sort -n
+			print \$xcol, \$9, \$10, \$11 }" "$report/series.csv" | sort -n | block_or_gap
 		printf '\n\n'
 	done
 }
@@ -133,7 +140,7 @@ plot_lock_hold() {
 				index($0, k) == 1 { on = 1; next }
 				on && /^\[/ { lo = $1; sub(/^\[/, "", lo); sub(/,$/, "", lo); c[bucket_ns(lo)] += $3; next }
 				on { on = 0 }
-				END { for (b in c) print b, c[b], c[b], c[b] }' | sort -n
+				END { for (b in c) print b, c[b], c[b], c[b] }' | sort -n | block_or_gap
 			printf '\n\n'
 		done >> "$report/lock_hold.dat"
 	done
@@ -226,9 +233,8 @@ failure_paths() {
 					val[keys[k], "fail_sysfs_left"], val[keys[k], "fail_majors_left"]
 			}
 			print ""
-			printf "  kernel warnings (WARN/BUG/oops) in the fault boots:"
-			for (v = 1; v <= nv; v++) if (vs[v] in warn) printf " %s %s", vs[v], warn[vs[v]]
-			print ""
+			print "  kernel warnings (WARN/BUG/oops) in the fault boots:"
+			for (v = 1; v <= nv; v++) if (vs[v] in warn) printf "    %-15s %s\n", vs[v], warn[vs[v]]
 			print "  cdev_init_noput frees the structure without kobject_put() after a"
 			print "  failed cdev_add(); its leaks are the measured cost, every other"
 			print "  flavour must leak nothing (the run fails otherwise)."
