@@ -8,14 +8,15 @@
  * For every flavour of bench/module/cdev_faults.c, one group in the
  * systematic mode (the k-th allocation of one registration fails, for
  * every k) and one per failslab probability of the sweep (SWEEP_COUNT
- * registrations, only this process's allocations failing).  Around each
- * group: kmemleak's list of suspects cleared before, and scanned after
- * (objects must be MIN_AGE_S old before kmemleak reports them); the slab
+ * registrations, only that group's process's allocations failing).  Each
+ * group runs its command in a process of its own; around it the slab
  * counters, the entries under /sys/cdev and the cdev_faults devices in
- * /sys/devices, and the char majors in /proc/devices, before and after.
- * A kmemleak suspect counts as a leak of the group when its allocation
- * backtrace runs through cdev_faults, so objects that other code leaked
- * meanwhile are not blamed on the registration paths.
+ * /sys/devices, and the char majors in /proc/devices are read before and
+ * after.  After the last group kmemleak scans (objects must be MIN_AGE_S
+ * old before it reports them), and a suspect counts as a leak of the group
+ * whose process allocated it when its backtrace runs through cdev_faults,
+ * so objects that other code leaked meanwhile are not blamed on the
+ * registration paths.
  *
  * Rows (samples.csv schema) go to stdout, param "flavour=F" (systematic)
  * or "flavour=F,prob=P" (sweep, quoted):
@@ -28,7 +29,7 @@
  *   fail_leaked_bytes, fail_leaked_objects   kmemleak's suspects
  *   fail_slab_delta_bytes  slab bytes after the group minus before
  *   fail_sysfs_left, fail_majors_left        entries left behind
- * kmemleak's whole report after each group goes to KMEMLEAK_LOG.
+ * kmemleak's whole report, with the pid of each group, goes to KMEMLEAK_LOG.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -36,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "slab_counters.h"
 
@@ -52,7 +54,7 @@ static const int sweep_percent[] = { 1, 10, 50 };
 
 static const char *variant, *boot;
 static FILE *kmemleak_log;
-static int ctl_fd, kmemleak_fd, probability_fd, make_it_fail_fd;
+static int ctl_fd, kmemleak_fd, probability_fd;
 
 static void die(const char *what)
 {
@@ -139,29 +141,59 @@ static long char_majors(void)
 	return n;
 }
 
-/* kmemleak's suspects now; those allocated through cdev_faults counted. */
-static void scan_leaks(const char *param, long *bytes, long *objects)
+/* One group's figures, printed once the final kmemleak scan is in. */
+struct group {
+	char param[80];
+	int sweep;
+	pid_t pid;		/* the process that registered: kmemleak's "pid" */
+	unsigned int points, handled, tolerated, registered, setup;
+	long slab_delta, sysfs_left, majors_left;
+	long leaked_bytes, leaked_objects;
+};
+
+#define NGROUPS (sizeof(flavours) / sizeof(flavours[0]) * \
+		 (1 + sizeof(sweep_percent) / sizeof(sweep_percent[0])))
+static struct group groups[NGROUPS];
+static size_t ngroups;
+
+/*
+ * kmemleak's suspects after all groups, each charged to the group whose
+ * process allocated it, when its backtrace runs through cdev_faults.  One
+ * scan at the end, not one per group: a leak that a stale pointer hides
+ * from one scan shows in a later one, and was charged to the wrong group.
+ */
+static void scan_leaks(void)
 {
 	char *buf, *rec, *next;
+	size_t g;
 
 	sleep(MIN_AGE_S);
 	/* A second scan drops suspects whose pointer was only in flight. */
 	if (write_fd(kmemleak_fd, "scan") || write_fd(kmemleak_fd, "scan"))
 		die("kmemleak scan");
 	buf = read_file(KMEMLEAK);
-	fprintf(kmemleak_log, "# %s boot %s, %s\n%s", variant, boot, param, buf);
-	*bytes = *objects = 0;
+	fprintf(kmemleak_log, "# %s boot %s: kmemleak after every group; groups by pid:\n",
+		variant, boot);
+	for (g = 0; g < ngroups; g++)
+		fprintf(kmemleak_log, "#   pid %d %s\n", groups[g].pid, groups[g].param);
+	fputs(buf, kmemleak_log);
 	for (rec = strstr(buf, "unreferenced object"); rec; rec = next) {
 		long size;
+		int pid;
+		char *at;
 
 		next = strstr(rec + 1, "unreferenced object");
 		if (next)
 			next[-1] = '\0';
-		if (strstr(rec, "cdev_faults") &&
-		    sscanf(rec, "unreferenced object %*s (size %ld)", &size) == 1) {
-			*bytes += size;
-			(*objects)++;
-		}
+		at = strstr(rec, ", pid ");
+		if (!strstr(rec, "cdev_faults") || !at || sscanf(at, ", pid %d", &pid) != 1 ||
+		    sscanf(rec, "unreferenced object %*s (size %ld)", &size) != 1)
+			continue;
+		for (g = 0; g < ngroups; g++)
+			if (groups[g].pid == pid) {
+				groups[g].leaked_bytes += size;
+				groups[g].leaked_objects++;
+			}
 	}
 	free(buf);
 }
@@ -171,28 +203,30 @@ static void row(const char *metric, const char *param, long value, const char *u
 	printf("%s,%s,%s,%s,0,%ld,%s\n", variant, boot, metric, param, value, unit);
 }
 
-/* One group: the ctl command, with @percent the failslab probability. */
-static void run_group(const char *flavour, int percent)
+/*
+ * The ctl command of a group, in a process of its own (so that kmemleak's
+ * records tell the groups apart), with @percent the failslab probability
+ * for that process.  Returns its pid.
+ */
+static pid_t run_command(const char *flavour, int percent)
 {
-	long sysfs_before, majors_before, leaked_bytes, leaked_objects;
-	unsigned int points, handled, tolerated, registered, failed, setup;
-	struct slab_totals before, after;
-	char cmd[80], param[80], prob[16];
-	char *result;
-	int err = 0;
+	char cmd[80], prob[16];
+	int status, err;
+	pid_t pid = fork();
 
-	if (percent)
-		snprintf(param, sizeof(param), "\"flavour=%s,prob=%d\"", flavour, percent);
-	else
-		snprintf(param, sizeof(param), "flavour=%s", flavour);
-	if (write_fd(kmemleak_fd, "clear") || slab_read_settled(&before))
-		die("before the group");
-	sysfs_before = sysfs_entries();
-	majors_before = char_majors();
-
+	if (pid < 0)
+		die("fork");
+	if (pid) {
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			exit(1);
+		return pid;
+	}
 	if (percent) {
 		snprintf(prob, sizeof(prob), "%d", percent);
 		snprintf(cmd, sizeof(cmd), "sweep %s %d", flavour, SWEEP_COUNT);
+		int make_it_fail_fd = open_or_die("/proc/self/make-it-fail", O_WRONLY);
+
 		if (write_fd(probability_fd, prob) || write_fd(make_it_fail_fd, "1"))
 			die("failslab");
 		err = write_fd(ctl_fd, cmd);
@@ -203,35 +237,65 @@ static void run_group(const char *flavour, int percent)
 		err = write_fd(ctl_fd, cmd);
 	}
 	if (err) {
-		fprintf(stderr, "fault_phase: %s: %s: %m\n", variant, param);
-		exit(1);
+		fprintf(stderr, "fault_phase: %s: %s: %m\n", variant, cmd);
+		_exit(1);
 	}
+	_exit(0);
+}
+
+static void run_group(const char *flavour, int percent)
+{
+	struct group *g = &groups[ngroups++];
+	long sysfs_before, majors_before;
+	struct slab_totals before, after;
+	unsigned int failed;
+	char *result;
+
+	if (percent)
+		snprintf(g->param, sizeof(g->param), "\"flavour=%s,prob=%d\"", flavour, percent);
+	else
+		snprintf(g->param, sizeof(g->param), "flavour=%s", flavour);
+	g->sweep = percent;
+	if (slab_read_settled(&before))
+		die("before the group");
+	sysfs_before = sysfs_entries();
+	majors_before = char_majors();
+
+	g->pid = run_command(flavour, percent);
 	result = read_file(FAULTS "/result");
 	if (sscanf(result, "points=%u handled=%u tolerated=%u registered=%u failed=%u setup_failed=%u",
-		   &points, &handled, &tolerated, &registered, &failed, &setup) != 6) {
+		   &g->points, &g->handled, &g->tolerated, &g->registered, &failed,
+		   &g->setup) != 6) {
 		fprintf(stderr, "fault_phase: cannot parse '%s'\n", result);
 		exit(1);
 	}
 	free(result);
+	if (percent)
+		g->handled = failed;
 
-	scan_leaks(param, &leaked_bytes, &leaked_objects);
 	if (slab_read_settled(&after))
 		die("after the group");
-	if (percent) {
-		row("fail_registered", param, registered, "count");
-		row("fail_handled", param, failed, "count");
-		row("fail_setup_failed", param, setup, "count");
+	g->slab_delta = after.bytes - before.bytes;
+	g->sysfs_left = sysfs_entries() - sysfs_before;
+	g->majors_left = char_majors() - majors_before;
+}
+
+static void print_group(const struct group *g)
+{
+	if (g->sweep) {
+		row("fail_registered", g->param, g->registered, "count");
+		row("fail_handled", g->param, g->handled, "count");
+		row("fail_setup_failed", g->param, g->setup, "count");
 	} else {
-		row("fail_points", param, points, "count");
-		row("fail_handled", param, handled, "count");
-		row("fail_tolerated", param, tolerated, "count");
+		row("fail_points", g->param, g->points, "count");
+		row("fail_handled", g->param, g->handled, "count");
+		row("fail_tolerated", g->param, g->tolerated, "count");
 	}
-	row("fail_leaked_bytes", param, leaked_bytes, "bytes");
-	row("fail_leaked_objects", param, leaked_objects, "count");
-	row("fail_slab_delta_bytes", param, after.bytes - before.bytes, "bytes");
-	row("fail_sysfs_left", param, sysfs_entries() - sysfs_before, "count");
-	row("fail_majors_left", param, char_majors() - majors_before, "count");
-	fflush(stdout);
+	row("fail_leaked_bytes", g->param, g->leaked_bytes, "bytes");
+	row("fail_leaked_objects", g->param, g->leaked_objects, "count");
+	row("fail_slab_delta_bytes", g->param, g->slab_delta, "bytes");
+	row("fail_sysfs_left", g->param, g->sysfs_left, "count");
+	row("fail_majors_left", g->param, g->majors_left, "count");
 }
 
 int main(int argc, char **argv)
@@ -258,19 +322,24 @@ int main(int argc, char **argv)
 	set(FAILSLAB "/verbose", "0");
 	set(FAILSLAB "/task-filter", "Y");
 	set(FAILSLAB "/ignore-gfp-wait", "N");
-	/* Opened once: no allocation of ours between a group's readings. */
+	/* Opened once: the groups and readings then open nothing of ours. */
 	ctl_fd = open_or_die(FAULTS "/ctl", O_WRONLY);
 	kmemleak_fd = open_or_die(KMEMLEAK, O_RDWR);
 	probability_fd = open_or_die(FAILSLAB "/probability", O_WRONLY);
-	make_it_fail_fd = open_or_die("/proc/self/make-it-fail", O_WRONLY);
 	if (slab_open_counters())
 		die("slab counters");
 
+	/* Suspects from before the phase (boot, module load) are not ours. */
+	if (write_fd(kmemleak_fd, "scan") || write_fd(kmemleak_fd, "clear"))
+		die("kmemleak clear");
 	for (f = 0; f < sizeof(flavours) / sizeof(flavours[0]); f++) {
 		run_group(flavours[f], 0);
 		for (p = 0; p < sizeof(sweep_percent) / sizeof(sweep_percent[0]); p++)
 			run_group(flavours[f], sweep_percent[p]);
 	}
+	scan_leaks();
+	for (f = 0; f < ngroups; f++)
+		print_group(&groups[f]);
 	fclose(kmemleak_log);
 	return 0;
 }
