@@ -59,6 +59,13 @@ series_blocks() {
 	done
 }
 
+# OUT.png/.svg from OUT.dat with plot/lines.gp, one panel per word of
+# $panels: draw_lines OUT XLABEL YLABEL LOGX TITLE
+draw_lines() {
+	gnuplot -e "data='$report/$1.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$2'; ylabel='$3'; logx=$4; out='$report/$1'; title='$5'" \
+		"$RIG_ROOT/plot/lines.gp"
+}
+
 # plot_lines OUT XLABEL LOGX XCOL "PANEL|METRIC|CONDITION"...
 plot_lines() {
 	local out=$1 xlabel=$2 logx=$3 xcol=$4 spec panels=() panel metric cond
@@ -75,8 +82,7 @@ plot_lines() {
 		plots+=("skipped $out: no ${*%%|*} in this run")
 		return
 	fi
-	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel='ns per operation (median, 95% CI)'; logx=$logx; out='$report/$out'; title='$title'" \
-		"$RIG_ROOT/plot/lines.gp"
+	draw_lines "$out" "$xlabel" 'ns per operation (median, 95% CI)' "$logx" "$title"
 	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
 }
 
@@ -148,8 +154,7 @@ plot_lock_hold() {
 		plots+=("skipped lock_hold: no cdev_map_lock.bt output in this run")
 		return
 	fi
-	gnuplot -e "data='$report/lock_hold.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='hold time, ns (log2 bucket)'; ylabel='acquisitions'; logx=1; out='$report/lock_hold'; title='$title: chrdevs_lock hold per phase'" \
-		"$RIG_ROOT/plot/lines.gp"
+	draw_lines lock_hold 'hold time, ns (log2 bucket)' acquisitions 1 "$title: chrdevs_lock hold per phase"
 	plots+=("lock_hold.png/.svg: chrdevs_lock hold-time histograms per phase (cdev_map_lock.bt, all boots)")
 }
 
