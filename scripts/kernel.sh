@@ -120,11 +120,11 @@ sync_config() {
 		"$fragment") >> "$state/config$sfx.log" 2>&1
 	make -s -C "$obj" olddefconfig >> "$state/config$sfx.log" 2>&1
 
-	local line name missing=()
+	local line option missing=()
 	while read -r line; do
 		if [[ $line == "# CONFIG_"* ]]; then
-			name=${line#\# }; name=${name%% *}
-			! grep -q "^$name=" "$obj/.config" || missing+=("$line")
+			option=${line#\# }; option=${option%% *}
+			! grep -q "^$option=" "$obj/.config" || missing+=("$line")
 		else
 			grep -qxF "$line" "$obj/.config" || missing+=("$line")
 		fi
@@ -158,7 +158,8 @@ build_kernel() {
 # The rig's module, against this variant's build tree.  Sources are copied
 # (mtimes kept) so that each variant keeps its own objects.
 build_module() {
-	local mod=$BUILD_DIR/modules/$name
+	local mod
+	mod=$(module_dir "$variant" "$flavour")
 	mkdir -p "$mod"
 	cp -p "$RIG_ROOT"/bench/module/Kbuild "$RIG_ROOT"/bench/module/*.[ch] "$mod/"
 	if ! make -C "$obj" M="$mod" CC="ccache gcc" modules > "$mod/build.log" 2>&1; then
