@@ -137,7 +137,7 @@ boot_one() {
 		echo "PHASE=$flavour"
 		echo "KERNEL_RELEASE=$(cat "$(kernel_obj_dir "$v" "$flavour")/include/config/kernel.release")"
 		echo "RIG_ROOT=$RIG_ROOT"
-		echo "MODULE_DIR=$BUILD_DIR/modules/$v$([ "$flavour" = timing ] || echo "-$flavour")"
+		echo "MODULE_DIR=$(module_dir "$v" "$flavour")"
 		echo "BIN_DIR=$BUILD_DIR/bin"
 		echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$v/selftest.args" 2> /dev/null || true)'"
 		echo "SWEEP_N='$SWEEP_N'"

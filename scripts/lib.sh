@@ -69,3 +69,11 @@ kernel_obj_dir() {	# kernel_obj_dir VARIANT [FLAVOUR]
 	*) echo "$BUILD_DIR/kernels/$1/obj-$2" ;;
 	esac
 }
+
+# The rig's modules built for that kernel.
+module_dir() {	# module_dir VARIANT [FLAVOUR]
+	case ${2:-timing} in
+	timing) echo "$BUILD_DIR/modules/$1" ;;
+	*) echo "$BUILD_DIR/modules/$1-$2" ;;
+	esac
+}
