@@ -11,7 +11,7 @@ expect_fail "unknown mode" "unknown MODE 'fast'" env MODE=fast scripts/bench.sh
 # and leaves the variant's tree pristine for the next try.
 patches=$(mktemp -d)
 trap 'rm -rf "$patches" "$RIG_ROOT/build/kernels/broken"' EXIT
-cp patches/rig.config "$patches/"
+cp patches/rig.config patches/fault.config "$patches/"
 mkdir "$patches/broken"
 cat > "$patches/broken/0001-bad.patch" <<'PATCH'
 --- a/fs/char_dev.c
@@ -30,6 +30,14 @@ expect_fail "the failed hunk is shown" "Hunk #1 FAILED at 1" \
 	env PATCHES_DIR="$patches" scripts/kernel.sh broken
 cmp -s build/src/linux-source-6.1/fs/char_dev.c build/kernels/broken/fs/char_dev.c ||
 	fail "fs/char_dev.c of the broken variant is not pristine after the failure"
+
+# An option Kconfig drops (KVM needs VIRTUALIZATION) is named with the
+# variant and flavour it was asked for.
+: > "$patches/broken/series"
+echo "CONFIG_KVM=y" > "$patches/broken/config"
+expect_fail "option dropped by Kconfig" \
+	"variant broken-fault: Kconfig dropped requested options .*CONFIG_KVM=y" \
+	env PATCHES_DIR="$patches" scripts/kernel.sh broken fault
 
 # A second run on a results folder in use is refused.
 results=$(mktemp -d)
