@@ -295,6 +295,70 @@ static void test_race_fresh_open_del(void)
 	race_open_del(7, 57, false);
 }
 
+/* The fixture's parents alive: see "parents" in cdev_fixture.c. */
+static int parents_live(void)
+{
+	char path[256];
+	int n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/parents", fixture_dir);
+	f = fopen(path, "r");
+	if (f && fscanf(f, "%d", &n) != 1)
+		n = -1;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * A driver's device that its cdev names as parent must outlive every open
+ * file of the cdev: open a node, let the driver remove the cdev and drop
+ * its device, and the file must still work and the device still be there
+ * until the file is closed, and no longer.  @kind is the fixture's model
+ * of f_hid ("device": the open finds the driver's data through the
+ * parent) or dfl ("parent": set directly before cdev_add()).
+ */
+static void parent_outlives_open_file(const char *kind, unsigned int slot,
+				      unsigned int minor)
+{
+	int fd, w, got, del_err, alive_after_del, still_works, closed,
+	    base = parents_live();
+	unsigned int m = 0;
+
+	CHECK(base >= 0, "cannot read %s/parents", fixture_dir);
+	CHECK(!ctl("add %u %u 1 %s", slot, minor, kind), "add %s failed", kind);
+	CHECK(parents_live() == base + 1, "no parent allocated");
+	fd = open_fresh(minor, O_RDWR);
+	CHECK(fd >= 0, "open: %s", strerror(-fd));
+	/* Every step runs, so the file is closed before any check returns. */
+	got = read_slot(fd, &m, &w);
+	del_err = ctl("del %u", slot);
+	alive_after_del = parents_live();
+	still_works = write(fd, "ab", 2) == 2 && read_slot(fd, &m, &w) == (int)slot &&
+		      w == 2;
+	closed = !close(fd);
+	CHECK(got == (int)slot && m == minor,
+	      "the open did not reach slot %u, minor %u (got %d)", slot, minor, got);
+	CHECK(!del_err, "del: %s", strerror(-del_err));
+	CHECK(alive_after_del == base + 1,
+	      "the parent was released while a file of its cdev is open");
+	CHECK(still_works, "the open file stopped working after the driver removed its cdev");
+	CHECK(closed, "close failed");
+	CHECK(parents_live() == base, "the parent outlived the last file (%d alive, want %d)",
+	      parents_live(), base);
+}
+
+static void test_parent_finds_driver_data(void)
+{
+	parent_outlives_open_file("device", 1, 24);
+}
+
+static void test_parent_set_directly(void)
+{
+	parent_outlives_open_file("parent", 1, 25);
+}
+
 /* Write the kernel's modprobe path; "" makes request_module() fail at once. */
 static int set_modprobe(const char *path)
 {
@@ -382,6 +446,8 @@ static const struct {
 	{ "minor_range", test_range },
 	{ "overlap_narrowest_wins", test_overlap_narrowest },
 	{ "unload_while_open", test_unload_while_open },
+	{ "parent_finds_driver_data", test_parent_finds_driver_data },
+	{ "parent_set_directly", test_parent_set_directly },
 	{ "sys_cdev", test_sys_cdev },
 	{ "unregistered_asks_for_driver", test_unregistered_asks_for_driver },
 	{ "race_cached_open_del", test_race_cached_open_del },
