@@ -3,9 +3,10 @@
 #   scripts/fault-check.sh BOOT_DIR
 # Adds the fail_warnings row (WARN, BUG and oops reports in serial.log) to
 # BOOT_DIR/samples.csv, then fails, naming each problem, when the kernel
-# warned, or when a flavour that unwinds as its API asks (all but
+# warned, when a flavour that unwinds as its API asks (all but
 # cdev_init_noput, whose leaks are the cost being measured) leaked memory
-# by kmemleak's count or left sysfs entries or majors behind.
+# by kmemleak's count or left sysfs entries or majors behind, or when any
+# flavour changed the references on the /sys/cdev ksets.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,8 +20,9 @@ warnings=$(grep -cE 'WARNING: |BUG: |Oops|general protection fault' "$boot_dir/s
 echo "$variant,$boot,fail_warnings,-,0,$warnings,count" >> "$samples"
 
 problems=$(awk -F, '
-	$3 ~ /^fail_(leaked_bytes|sysfs_left|majors_left)$/ && $(NF - 1) != 0 &&
-	$0 !~ /flavour=cdev_init_noput/ {
+	($3 == "fail_kset_refs_left" ||
+	 $3 ~ /^fail_(leaked_bytes|sysfs_left|majors_left)$/ &&
+	 $0 !~ /flavour=cdev_init_noput/) && $(NF - 1) != 0 {
 		p = $4; for (i = 5; i < NF - 2; i++) p = p "," $i
 		printf "%s %s=%s; ", p, $3, $(NF - 1)
 	}' "$samples")

@@ -1,6 +1,6 @@
-# The host-side check of a fault boot: a leak, a leftover or a kernel
-# warning fails it by name; cdev_init_noput's leaks (the measured cost)
-# do not.
+# The host-side check of a fault boot: a leak, a leftover, a kset
+# reference changed or a kernel warning fails it by name; cdev_init_noput's
+# leaks (the measured cost) do not, its kset references do.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -35,6 +35,14 @@ expect_fail "leak in cdev_alloc" 'flavour=cdev_alloc,prob=50" fail_leaked_bytes=
 make_boot "reboot: Power down" "sysfs-cdev,1,fail_sysfs_left,flavour=cdev_device_add,0,1,count"
 expect_fail "sysfs entry left" "flavour=cdev_device_add fail_sysfs_left=1" \
 	scripts/fault-check.sh "$boot"
+
+make_boot "reboot: Power down" "sysfs-cdev,1,fail_kset_refs_left,flavour=cdev_del_on_fail,0,-3,count"
+expect_fail "kset references dropped" "flavour=cdev_del_on_fail fail_kset_refs_left=-3" \
+	scripts/fault-check.sh "$boot"
+
+make_boot "reboot: Power down" 'sysfs-cdev,1,fail_kset_refs_left,"flavour=cdev_init_noput,prob=1",0,2,count'
+expect_fail "kset references taken by cdev_init_noput" \
+	'flavour=cdev_init_noput,prob=1" fail_kset_refs_left=2' scripts/fault-check.sh "$boot"
 
 make_boot "WARNING: CPU: 0 PID: 80 at lib/kobject.c:620 kobject_put+0x40/0x50"
 expect_fail "kernel warning" "1 kernel warning" scripts/fault-check.sh "$boot"

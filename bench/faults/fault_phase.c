@@ -29,11 +29,16 @@
  *   fail_leaked_bytes, fail_leaked_objects   kmemleak's suspects
  *   fail_slab_delta_bytes  slab bytes after the group minus before
  *   fail_sysfs_left, fail_majors_left        entries left behind
+ *   fail_kset_refs_left  references on the /sys/cdev and /sys/cdev/major
+ *                        ksets after the group minus before (only where
+ *                        cdevs are in sysfs): a cdev_del() that leaves a
+ *                        kset it never joined drops one
  * kmemleak's whole report, with the pid of each group, goes to KMEMLEAK_LOG.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +53,8 @@
 #define MIN_AGE_S	6	/* kmemleak reports objects older than 5 s */
 
 static const char *const flavours[] = {
-	"cdev_init", "cdev_init_noput", "cdev_alloc", "cdev_device_add",
+	"cdev_init", "cdev_init_noput", "cdev_del_on_fail", "cdev_alloc",
+	"cdev_device_add",
 };
 static const int sweep_percent[] = { 1, 10, 50 };
 
@@ -141,6 +147,25 @@ static long char_majors(void)
 	return n;
 }
 
+/*
+ * The summed references on the cdev ksets into *@refs; false where the
+ * kernel has none (cdev_faults prints "- -").
+ */
+static bool kset_refs(long *refs)
+{
+	char *buf = read_file(FAULTS "/ksets");
+	long a, b;
+	bool found = sscanf(buf, "%ld %ld", &a, &b) == 2;
+
+	if (!found && strcmp(buf, "- -\n")) {
+		fprintf(stderr, "fault_phase: cannot parse ksets '%s'\n", buf);
+		exit(1);
+	}
+	free(buf);
+	*refs = found ? a + b : 0;
+	return found;
+}
+
 /* One group's figures, printed once the final kmemleak scan is in. */
 struct group {
 	char param[80];
@@ -148,6 +173,8 @@ struct group {
 	pid_t pid;		/* the process that registered: kmemleak's "pid" */
 	unsigned int points, handled, tolerated, registered, setup;
 	long slab_delta, sysfs_left, majors_left;
+	bool has_ksets;		/* cdevs are in sysfs on this kernel */
+	long kset_refs_left;
 	long leaked_bytes, leaked_objects;
 };
 
@@ -246,7 +273,7 @@ static pid_t run_command(const char *flavour, int percent)
 static void run_group(const char *flavour, int percent)
 {
 	struct group *g = &groups[ngroups++];
-	long sysfs_before, majors_before;
+	long sysfs_before, majors_before, ksets_before;
 	struct slab_totals before, after;
 	unsigned int failed;
 	char *result;
@@ -260,6 +287,7 @@ static void run_group(const char *flavour, int percent)
 		die("before the group");
 	sysfs_before = sysfs_entries();
 	majors_before = char_majors();
+	g->has_ksets = kset_refs(&ksets_before);
 
 	g->pid = run_command(flavour, percent);
 	result = read_file(FAULTS "/result");
@@ -278,6 +306,14 @@ static void run_group(const char *flavour, int percent)
 	g->slab_delta = after.bytes - before.bytes;
 	g->sysfs_left = sysfs_entries() - sysfs_before;
 	g->majors_left = char_majors() - majors_before;
+	if (g->has_ksets) {
+		long ksets_after;
+
+		kset_refs(&ksets_after);
+		g->kset_refs_left = ksets_after - ksets_before;
+		fprintf(stderr, "fault_phase: %s: cdev kset references %ld -> %ld\n",
+			g->param, ksets_before, ksets_after);
+	}
 }
 
 static void print_group(const struct group *g)
@@ -296,6 +332,8 @@ static void print_group(const struct group *g)
 	row("fail_slab_delta_bytes", g->param, g->slab_delta, "bytes");
 	row("fail_sysfs_left", g->param, g->sysfs_left, "count");
 	row("fail_majors_left", g->param, g->majors_left, "count");
+	if (g->has_ksets)
+		row("fail_kset_refs_left", g->param, g->kset_refs_left, "count");
 }
 
 int main(int argc, char **argv)

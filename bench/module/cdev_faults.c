@@ -19,12 +19,17 @@
  *           T  injected failures the registration survived (it succeeded),
  *           R, F  registrations that succeeded or failed (sweep),
  *           S  sweep rounds whose own set-up allocation failed.
+ *   ksets   "<refs of /sys/cdev> <refs of /sys/cdev/major>": the kobject
+ *           reference counts of the ksets that cdev_init() and cdev_alloc()
+ *           put cdevs in, or "- -" where cdevs are not in sysfs.
  *
  * Flavours, each unwinding a failure as its kind of driver does:
  *   cdev_init        cdev embedded in a driver structure; kobject_put() on
  *                    the cdev after a failed cdev_add(), then free it
  *   cdev_init_noput  the same, freeing the structure without kobject_put(),
  *                    as most drivers written for the 2.6.5+ cdev do
+ *   cdev_del_on_fail the same, calling cdev_del() after the failed
+ *                    cdev_add(), as dvb-core, qib, tape_class and vmur do
  *   cdev_alloc       cdev_alloc() + cdev_add(); kobject_put() on failure
  *   cdev_device_add  cdev and a real struct device in one structure freed by
  *                    the device's release; put_device() on failure
@@ -42,11 +47,12 @@
 #define MAX_POINTS	1000	/* no registration allocates this often */
 #define SETUP_FAILED	1	/* try_register(): a sweep's own kzalloc failed */
 
-enum flavour { F_INIT, F_INIT_NOPUT, F_ALLOC, F_DEVICE, F_COUNT };
+enum flavour { F_INIT, F_INIT_NOPUT, F_DEL_ON_FAIL, F_ALLOC, F_DEVICE, F_COUNT };
 
 static const char *const flavour_names[F_COUNT] = {
 	[F_INIT] = "cdev_init",
 	[F_INIT_NOPUT] = "cdev_init_noput",
+	[F_DEL_ON_FAIL] = "cdev_del_on_fail",
 	[F_ALLOC] = "cdev_alloc",
 	[F_DEVICE] = "cdev_device_add",
 };
@@ -66,6 +72,8 @@ static struct counts last;
 static dev_t faults_dev;
 static unsigned int device_seq;
 static struct dentry *dir;
+/* Where cdev_init() and cdev_alloc() put cdevs: NULL unless in sysfs. */
+static struct kset *static_kset, *dynamic_kset;
 
 static const struct file_operations faults_fops = {
 	.owner = THIS_MODULE,
@@ -127,6 +135,10 @@ static int try_register(enum flavour f, unsigned int nth, bool *injected)
 			kobject_put(&cdev->kobj);
 			fallthrough;
 		case F_INIT_NOPUT:
+			kfree(h);
+			break;
+		case F_DEL_ON_FAIL:
+			cdev_del(cdev);
 			kfree(h);
 			break;
 		case F_ALLOC:
@@ -241,6 +253,22 @@ static int result_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(result);
 
+static void show_refs(struct seq_file *s, struct kset *kset, char sep)
+{
+	if (kset)
+		seq_printf(s, "%u%c", kref_read(&kset->kobj.kref), sep);
+	else
+		seq_printf(s, "-%c", sep);
+}
+
+static int ksets_show(struct seq_file *s, void *unused)
+{
+	show_refs(s, static_kset, ' ');
+	show_refs(s, dynamic_kset, '\n');
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ksets);
+
 static const struct file_operations ctl_fops = {
 	.owner = THIS_MODULE,
 	.write = ctl_write,
@@ -248,13 +276,25 @@ static const struct file_operations ctl_fops = {
 
 static int __init faults_init(void)
 {
+	struct cdev probe, *dynamic;
 	int err = alloc_chrdev_region(&faults_dev, 0, 1, "cdev_faults");
 
 	if (err)
 		return err;
+	/* The ksets live as long as the kernel: look them up once. */
+	cdev_init(&probe, &faults_fops);
+	static_kset = probe.kobj.kset;
+	dynamic = cdev_alloc();
+	if (!dynamic) {
+		unregister_chrdev_region(faults_dev, 1);
+		return -ENOMEM;
+	}
+	dynamic_kset = dynamic->kobj.kset;
+	kobject_put(&dynamic->kobj);
 	dir = debugfs_create_dir("cdev_faults", NULL);
 	debugfs_create_file("ctl", 0200, dir, NULL, &ctl_fops);
 	debugfs_create_file("result", 0400, dir, NULL, &result_fops);
+	debugfs_create_file("ksets", 0400, dir, NULL, &ksets_fops);
 	return 0;
 }
 
