@@ -9,11 +9,14 @@
 # The fault flavour is the same tree with patches/fault.config merged last,
 # built in build/kernels/<v>/obj-fault/ (module: build/modules/<v>-fault/),
 # for the failure-path phase; the timing kernel is never touched by it.
-# Usage: scripts/kernel.sh VARIANT [timing|fault]
+# The audit flavour (patches/audit.config, build/kernels/<v>/obj-audit/)
+# builds no kernel: scripts/cdev-audit.sh checks the tree's users of a
+# cdev's kobject and compiles them; every timing build ends with it.
+# Usage: scripts/kernel.sh VARIANT [timing|fault|audit]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: kernel.sh VARIANT [timing|fault]}
+variant=${1:?usage: kernel.sh VARIANT [timing|fault|audit]}
 flavour=${2:-timing}
 check_variant "$variant"
 tree=$(variant_dir "$variant")
@@ -26,7 +29,8 @@ frags=("$PATCHES_DIR/rig.config")
 case $flavour in
 timing) sfx= ;;
 fault) sfx=-fault frags+=("$PATCHES_DIR/fault.config") ;;
-*) die "unknown kernel flavour '$flavour': timing or fault" ;;
+audit) sfx=-audit frags+=("$PATCHES_DIR/audit.config") ;;
+*) die "unknown kernel flavour '$flavour': timing, fault or audit" ;;
 esac
 name=$variant$sfx	# LOCALVERSION, module folder, log lines
 JOBS=${JOBS:-$(nproc)}
@@ -172,5 +176,10 @@ command -v ccache > /dev/null || die "ccache is missing: run 'make deps'"
 extract_pristine
 sync_tree
 sync_config
+if [ "$flavour" = audit ]; then
+	"$RIG_ROOT/scripts/cdev-audit.sh" "$variant" "$obj"
+	exit
+fi
 build_kernel
 build_module
+[ "$flavour" != timing ] || "$0" "$variant" audit
