@@ -3,9 +3,10 @@
 #   scripts/cdev-audit.sh VARIANT OBJ_DIR
 # Run by 'kernel.sh VARIANT audit' (OBJ_DIR configured with
 # patches/audit.config), which every timing build ends with.  It
-#  - lists every place that reaches a cdev's kobject (cdev_set_parent(),
-#    kobj.parent, kobject_*() on a cdev) in build/kernels/<v>/.cdevbench/
-#    cdev-kobj-users.txt, the list a commit message's audit is checked on;
+#  - lists every place that reaches a cdev's kobject or lifetime parent
+#    (cdev_set_parent(), i_cdev->parent, kobj.parent, kobject_*() on a
+#    cdev) in build/kernels/<v>/.cdevbench/cdev-kobj-users.txt, the list
+#    a commit message's audit is checked on;
 #  - fails when the tree keeps a cdev's lifetime parent apart from
 #    kobj.parent (struct cdev has a 'parent', as on sysfs-cdev) and code
 #    outside fs/char_dev.c still reads or sets a cdev's kobj.parent (f_hid
@@ -54,7 +55,7 @@ log "$variant: auditing the users of a cdev's kobject"
 (cd "$tree" && grep -rnE --include='*.[ch]' \
 	--exclude-dir=Documentation --exclude-dir=tools --exclude-dir='obj*' \
 	--exclude-dir=.cdevbench \
-	'cdev\w*(\[[^]]*\])?(\.|->)kobj\b|cdev_set_parent\(' .) |
+	'cdev\w*(\[[^]]*\])?(\.|->)kobj\b|i_cdev->parent\b|cdev_set_parent\(' .) |
 	sed 's|^\./||' | grep -v '^fs/char_dev\.c:' | sort > "$users"
 
 if grep -qE 'struct kobject \*parent;' "$tree/include/linux/cdev.h"; then

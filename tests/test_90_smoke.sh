@@ -26,7 +26,10 @@ for v in "${variants[@]}"; do
 		tap=$run/$v/boot-$b/selftest.tap
 		[ -s "$tap" ] || fail "$tap missing"
 		! grep -q '^not ok' "$tap" || fail "$tap has failures"
-		[ "$(grep -c '^ok' "$tap")" -ge 10 ] || fail "$tap has fewer than 10 passing cases"
+		[ "$(grep -c '^ok' "$tap")" -ge 12 ] || fail "$tap has fewer than 12 passing cases"
+		for c in parent_finds_driver_data parent_set_directly; do
+			grep -q "^ok [0-9]* $c$" "$tap" || fail "$tap: $c did not pass"
+		done
 		[ -s "$run/$v/boot-$b/serial.log" ] || fail "no serial.log for $v boot $b"
 	done
 	# The fault phase ran and its host-side check passed (else no 'latest').
@@ -36,6 +39,10 @@ for v in "${variants[@]}"; do
 		fail "no fail_warnings row for $v"
 	[ -s "$run/$v/fault-1/kmemleak.txt" ] || fail "no kmemleak.txt for $v"
 done
+# Where cdevs are in sysfs, the kset references were read around every
+# group (the host check has already failed any that changed).
+grep -q '^sysfs-cdev,1,fail_kset_refs_left,flavour=cdev_del_on_fail,0,0,count$' \
+	"$run/samples.csv" || fail "no kset reference row for sysfs-cdev's cdev_del_on_fail"
 grep -q "^Failure paths" "$run/report/report.txt" || fail "the report has no failure-path section"
 echo "smoke run complete: $(readlink "$run")"
 
