@@ -197,13 +197,15 @@ failure_paths() {
 			p = $4; for (i = 5; i < NF - 2; i++) p = p "," $i
 			gsub(/"/, "", p)
 			if ($3 == "fail_warnings") { warn[$1] = $(NF - 1); next }
-			if ($3 == "fail_kset_refs_left") {
-				kgroups[$1]++
-				if ($(NF - 1) != 0) kchanged[$1] = kchanged[$1] " " p "=" $(NF - 1)
-				next
-			}
 			flav = p; sub(/^flavour=/, "", flav); prob = "-"
 			if (flav ~ /,prob=/) { prob = flav; sub(/.*,prob=/, "", prob); sub(/,prob=.*/, "", flav) }
+			if ($3 == "fail_kset_refs_left") {
+				kgroups[$1]++
+				if ($(NF - 1) != 0)
+					kchanged[$1] = kchanged[$1] (kchanged[$1] == "" ? "" : ", ") flav \
+						(prob == "-" ? "" : " " prob "%") " " $(NF - 1)
+				next
+			}
 			key = $1 SUBSEP flav SUBSEP prob
 			if (!(key in seen)) { seen[key]; keys[++nk] = key }
 			val[key, $3] = $(NF - 1)
@@ -246,8 +248,8 @@ failure_paths() {
 			print "  references on the /sys/cdev and /sys/cdev/major ksets, after minus"
 			print "  before each group (kernels with cdevs in sysfs; a change fails the run):"
 			for (v = 1; v <= nv; v++) if (vs[v] in kgroups)
-				printf "    %-15s %s\n", vs[v], vs[v] in kchanged ? "changed:" kchanged[vs[v]] :
-					"unchanged in all " kgroups[vs[v]] " groups"
+				printf "    %-15s %s\n", vs[v], ((vs[v] in kchanged) ? "changed: " kchanged[vs[v]] : \
+					"unchanged in all " kgroups[vs[v]] " groups")
 			print "  kernel warnings (WARN/BUG/oops) in the fault boots:"
 			for (v = 1; v <= nv; v++) if (vs[v] in warn) printf "    %-15s %s\n", vs[v], warn[vs[v]]
 			print "  cdev_init_noput frees the structure without kobject_put() after a"
