@@ -148,21 +148,19 @@ static long char_majors(void)
 }
 
 /*
- * The summed references on the cdev ksets into *@refs; false where the
- * kernel has none (cdev_faults prints "- -").
+ * The references on the /sys/cdev and /sys/cdev/major ksets into @refs;
+ * false where the kernel has none (cdev_faults prints "- -").
  */
-static bool kset_refs(long *refs)
+static bool kset_refs(long refs[2])
 {
 	char *buf = read_file(FAULTS "/ksets");
-	long a, b;
-	bool found = sscanf(buf, "%ld %ld", &a, &b) == 2;
+	bool found = sscanf(buf, "%ld %ld", &refs[0], &refs[1]) == 2;
 
 	if (!found && strcmp(buf, "- -\n")) {
 		fprintf(stderr, "fault_phase: cannot parse ksets '%s'\n", buf);
 		exit(1);
 	}
 	free(buf);
-	*refs = found ? a + b : 0;
 	return found;
 }
 
@@ -273,7 +271,7 @@ static pid_t run_command(const char *flavour, int percent)
 static void run_group(const char *flavour, int percent)
 {
 	struct group *g = &groups[ngroups++];
-	long sysfs_before, majors_before, ksets_before;
+	long sysfs_before, majors_before, ksets_before[2];
 	struct slab_totals before, after;
 	unsigned int failed;
 	char *result;
@@ -287,7 +285,7 @@ static void run_group(const char *flavour, int percent)
 		die("before the group");
 	sysfs_before = sysfs_entries();
 	majors_before = char_majors();
-	g->has_ksets = kset_refs(&ksets_before);
+	g->has_ksets = kset_refs(ksets_before);
 
 	g->pid = run_command(flavour, percent);
 	result = read_file(FAULTS "/result");
@@ -307,12 +305,13 @@ static void run_group(const char *flavour, int percent)
 	g->sysfs_left = sysfs_entries() - sysfs_before;
 	g->majors_left = char_majors() - majors_before;
 	if (g->has_ksets) {
-		long ksets_after;
+		long ksets_after[2];
 
-		kset_refs(&ksets_after);
-		g->kset_refs_left = ksets_after - ksets_before;
-		fprintf(stderr, "fault_phase: %s: cdev kset references %ld -> %ld\n",
-			g->param, ksets_before, ksets_after);
+		kset_refs(ksets_after);
+		g->kset_refs_left = ksets_after[0] - ksets_before[0] +
+				    ksets_after[1] - ksets_before[1];
+		fprintf(stderr, "fault_phase: %s: references on /sys/cdev %ld -> %ld, on /sys/cdev/major %ld -> %ld\n",
+			g->param, ksets_before[0], ksets_after[0], ksets_before[1], ksets_after[1]);
 	}
 }
 
