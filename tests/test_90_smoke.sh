@@ -26,8 +26,8 @@ for v in "${variants[@]}"; do
 		tap=$run/$v/boot-$b/selftest.tap
 		[ -s "$tap" ] || fail "$tap missing"
 		! grep -q '^not ok' "$tap" || fail "$tap has failures"
-		[ "$(grep -c '^ok' "$tap")" -ge 12 ] || fail "$tap has fewer than 12 passing cases"
-		for c in parent_finds_driver_data parent_set_directly; do
+		[ "$(grep -c '^ok' "$tap")" -ge 13 ] || fail "$tap has fewer than 13 passing cases"
+		for c in parent_finds_driver_data parent_set_directly failed_add_keeps_other; do
 			grep -q "^ok [0-9]* $c$" "$tap" || fail "$tap: $c did not pass"
 		done
 		[ -s "$run/$v/boot-$b/serial.log" ] || fail "no serial.log for $v boot $b"

@@ -13,6 +13,8 @@
  *
  * Kinds, each the way a kind of driver registers:
  *   static  cdev_init() on a cdev embedded in the driver's structure
+ *   delfail the same, calling cdev_del() if cdev_add() fails, as dvb-core
+ *           does
  *   alloc   cdev_alloc()
  *   device  f_hid's way: cdev_alloc() and cdev_device_add() with a device
  *           of the driver's, and open() finds the driver's data from the
@@ -52,7 +54,7 @@
 #endif
 
 struct fixture {
-	struct cdev embedded;	/* "static" and "parent" registrations */
+	struct cdev embedded;	/* "static", "delfail" and "parent" */
 	struct cdev *cdev;	/* the registered cdev, NULL when free */
 	struct fixture_parent *parent;	/* "device" and "parent" */
 	atomic_t writes;
@@ -174,7 +176,9 @@ static struct fixture_parent *fixture_parent_new(struct fixture *f, dev_t devt)
 static int fixture_add(unsigned int slot, unsigned int minor,
 		       unsigned int count, const char *kind)
 {
-	bool embedded = !strcmp(kind, "static") || !strcmp(kind, "parent");
+	bool del_on_fail = !strcmp(kind, "delfail");
+	bool embedded = del_on_fail || !strcmp(kind, "static") ||
+			!strcmp(kind, "parent");
 	bool device = !strcmp(kind, "device");
 	struct fixture *f = &fixtures[slot];
 	dev_t devt = fixture_base + minor;
@@ -218,7 +222,9 @@ static int fixture_add(unsigned int slot, unsigned int minor,
 	} else {
 		err = cdev_add(cdev, devt, count);
 		/* Drops the kobject and, for cdev_alloc(), frees the cdev. */
-		if (err && !p)
+		if (err && del_on_fail)
+			cdev_del(cdev);
+		else if (err && !p)
 			kobject_put(&cdev->kobj);
 	}
 	if (err)

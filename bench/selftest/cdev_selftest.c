@@ -195,6 +195,25 @@ static void test_overlap_narrowest(void)
 	CHECK(!ctl("del 2"), "del wide failed");
 }
 
+/*
+ * A second registration starting at the same number may fail (sysfs-cdev
+ * names each cdev's directory after its first number), and its driver may
+ * then call cdev_del(), as dvb-core does.  Whether it failed or came and
+ * went, the number must still reach the first registration.
+ */
+static void test_failed_add_keeps_other(void)
+{
+	int err, slot;
+
+	CHECK(!ctl("add 2 30 1 static"), "add failed");
+	err = ctl("add 3 30 1 delfail");
+	CHECK(err || !ctl("del 3"), "del of the second registration failed");
+	slot = slot_of_minor(30);
+	CHECK(slot == 2, "after the second registration %s, minor 30 gave %d, want slot 2",
+	      err ? "failed" : "came and went", slot);
+	CHECK(!ctl("del 2"), "del failed");
+}
+
 static void test_unload_while_open(void)
 {
 	unsigned int m;
@@ -445,6 +464,7 @@ static const struct {
 	{ "del_enxio_open_survives", test_del_enxio_open_survives },
 	{ "minor_range", test_range },
 	{ "overlap_narrowest_wins", test_overlap_narrowest },
+	{ "failed_add_keeps_other", test_failed_add_keeps_other },
 	{ "unload_while_open", test_unload_while_open },
 	{ "parent_finds_driver_data", test_parent_finds_driver_data },
 	{ "parent_set_directly", test_parent_set_directly },
