@@ -33,6 +33,11 @@ GUEST_MEM=${GUEST_MEM:-1024}
 # 1: after the timing boots, one boot per variant of its fault kernel for
 # the failure-path phase (patches/fault.config).
 FAULTS=${FAULTS:-1}
+# 1: an A/A control, the baseline's kernel booted as a second arm named
+# BASELINE-aa, interleaved with the others; the report counts the verdicts
+# it gets, which should all be "same".
+AA=${AA:-0}
+BASELINE=${BASELINE:-stock}
 RESULTS_DIR=$(mkdir -p "${RESULTS_DIR:-$RIG_ROOT/results}" && cd "${RESULTS_DIR:-$RIG_ROOT/results}" && pwd)
 export MODE VCPUS GUEST_MEM
 
@@ -49,6 +54,18 @@ for n in $SWEEP_N; do
 	[[ $n =~ ^[1-9][0-9]*$ ]] || die "SWEEP_N holds '$n', not a positive number"
 done
 [[ $FAULTS =~ ^[01]$ ]] || die "FAULTS must be 0 or 1, not '$FAULTS'"
+[[ $AA =~ ^[01]$ ]] || die "AA must be 0 or 1, not '$AA'"
+# Arms are what boots: the variants, then the A/A arm right after its
+# baseline so that both see the same stretch of host load.
+arms=()
+for v in "${variants[@]}"; do
+	arms+=("$v")
+	[ "$AA" = 0 ] || [ "$v" != "$BASELINE" ] || arms+=("$BASELINE-aa")
+done
+[ "$AA" = 0 ] || [ ${#arms[@]} -gt ${#variants[@]} ] ||
+	die "AA=1 needs the baseline '$BASELINE' in VARIANTS (${variants[*]})"
+# The kernel an arm boots.
+arm_kernel() { if [ "$AA" = 1 ] && [ "$1" = "$BASELINE-aa" ]; then echo "$BASELINE"; else echo "$1"; fi; }
 flavours=(timing)
 [ "$FAULTS" = 0 ] || flavours+=(fault)
 
@@ -75,8 +92,25 @@ trap interrupted INT TERM
 
 json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
 
+# The subjects of a variant's patches as a JSON array, so that a report
+# says which patches ran.
+patch_subjects() {
+	local p first=1 patches
+	mapfile -t patches < <(series_patches "$1")
+	printf '['
+	for p in "${patches[@]}"; do
+		[ $first = 1 ] || printf ', '
+		first=0
+		# the header unfolded: continuation lines start with blanks
+		json_str "$(awk '/^Subject:/ { s = $0; on = 1; next }
+			on && /^[ \t]/ { s = s $0; next } on { exit }
+			END { sub(/^Subject: *(\[[^]]*\] *)?/, "", s); gsub(/[ \t]+/, " ", s); print s }' "$p")"
+	done
+	printf ']'
+}
+
 write_meta() {
-	local v tree first=1 commit
+	local v k tree first=1 commit
 	commit=$(git -C "$RIG_ROOT" rev-parse HEAD 2> /dev/null || echo unknown)
 	[ -z "$(git -C "$RIG_ROOT" status --porcelain --untracked-files=no 2> /dev/null)" ] ||
 		commit="$commit-dirty"
@@ -99,17 +133,21 @@ write_meta() {
 		echo "  \"threads\": [$(echo $THREADS | tr ' ' ',')],"
 		echo "  \"boots\": $BOOTS,"
 		echo "  \"quick\": $([ "$QUICK" = 1 ] && echo true || echo false),"
+		echo "  \"faults\": $([ "$FAULTS" = 1 ] && echo true || echo false),"
+		echo "  \"baseline\": $(json_str "$BASELINE"),"
 		echo "  \"variants\": {"
-		for v in "${variants[@]}"; do
-			tree=$(variant_dir "$v")
+		for v in "${arms[@]}"; do
+			k=$(arm_kernel "$v")
+			tree=$(variant_dir "$k")
 			[ $first = 1 ] || echo ","
 			first=0
-			printf '    %s: {"kernel_release": %s, "config_sha256": %s, "series_sha256": %s, "config_fragment": %s' \
-				"$(json_str "$v")" \
+			printf '    %s: {"kernel": %s, "kernel_release": %s, "config_sha256": %s, "series_sha256": %s, "patches": %s, "config_fragment": %s' \
+				"$(json_str "$v")" "$(json_str "$k")" \
 				"$(json_str "$(cat "$tree/obj/include/config/kernel.release")")" \
 				"$(json_str "$(sha256sum < "$tree/obj/.config" | cut -d' ' -f1)")" \
 				"$(json_str "$(cat "$tree/.cdevbench/series.sha")")" \
-				"$( [ -f "$PATCHES_DIR/$v/config" ] && json_str "patches/$v/config" || echo null)"
+				"$(patch_subjects "$k")" \
+				"$( [ -f "$PATCHES_DIR/$k/config" ] && json_str "patches/$k/config" || echo null)"
 			[ "$FAULTS" = 0 ] || printf ', "fault_kernel_release": %s, "fault_config_sha256": %s, "fault_config_fragment": "patches/fault.config"' \
 				"$(json_str "$(cat "$tree/obj-fault/include/config/kernel.release")")" \
 				"$(json_str "$(sha256sum < "$tree/obj-fault/.config" | cut -d' ' -f1)")"
@@ -122,7 +160,7 @@ write_meta() {
 }
 write_meta
 
-log "step 2/3: run $run_id: ${variants[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}, $REPS reps"
+log "step 2/3: run $run_id: ${arms[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}, $REPS reps"
 echo "variant,boot,metric,param,iter,value,unit" > "$run/samples.csv"
 failed=()
 
@@ -130,16 +168,17 @@ failed=()
 # join the run's samples.csv when it succeeded; a fault boot's always, so
 # that the report shows what broke, and its host-side check can fail it.
 boot_one() {
-	local v=$1 boot_dir=$2 flavour=$3 what=$4 t rc=0 check=0
+	local v=$1 boot_dir=$2 flavour=$3 what=$4 t rc=0 check=0 k
+	k=$(arm_kernel "$v")
 	{
 		echo "VARIANT=$v"
 		echo "BOOT=${boot_dir##*-}"
 		echo "PHASE=$flavour"
-		echo "KERNEL_RELEASE=$(cat "$(kernel_obj_dir "$v" "$flavour")/include/config/kernel.release")"
+		echo "KERNEL_RELEASE=$(cat "$(kernel_obj_dir "$k" "$flavour")/include/config/kernel.release")"
 		echo "RIG_ROOT=$RIG_ROOT"
-		echo "MODULE_DIR=$(module_dir "$v" "$flavour")"
+		echo "MODULE_DIR=$(module_dir "$k" "$flavour")"
 		echo "BIN_DIR=$BUILD_DIR/bin"
-		echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$v/selftest.args" 2> /dev/null || true)'"
+		echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$k/selftest.args" 2> /dev/null || true)'"
 		echo "SWEEP_N='$SWEEP_N'"
 		echo "SPREAD_MAJORS=$SPREAD_MAJORS"
 		echo "TRACE_N=$TRACE_N"
@@ -149,7 +188,7 @@ boot_one() {
 	} > "$boot_dir/suite.env"
 	log "$what: $v booting ($flavour kernel, $MODE, $VCPUS vCPU)"
 	t=$(date +%s)
-	"$RIG_ROOT/scripts/boot.sh" "$v" "$boot_dir" "$flavour" || rc=$?
+	"$RIG_ROOT/scripts/boot.sh" "$k" "$boot_dir" "$flavour" || rc=$?
 	if [ "$flavour" = fault ] && [ -s "$boot_dir/samples.csv" ]; then
 		"$RIG_ROOT/scripts/fault-check.sh" "$boot_dir" || check=$?
 		tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
@@ -167,7 +206,7 @@ boot_one() {
 }
 
 for ((b = 1; b <= BOOTS; b++)); do
-	for v in "${variants[@]}"; do
+	for v in "${arms[@]}"; do
 		mkdir -p "$run/$v/boot-$b"
 		boot_one "$v" "$run/$v/boot-$b" timing "round $b/$BOOTS"
 	done
@@ -186,4 +225,4 @@ fi
 echo complete > "$run/status"
 ln -sfn "$run_id" "$RESULTS_DIR/latest"
 log "step 3/3: run complete: $run (latest); comparing"
-RUN=$run RESULTS_DIR=$RESULTS_DIR "$RIG_ROOT/scripts/compare.sh"
+RUN=$run RESULTS_DIR=$RESULTS_DIR BASELINE=$BASELINE "$RIG_ROOT/scripts/compare.sh"
