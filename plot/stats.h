@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Statistics for compare: medians, Mann-Whitney U, bootstrap, Holm. */
+/* Statistics for compare: medians, Mann-Whitney U, bootstrap, Student's
+ * and Welch's t, Holm. */
 #ifndef CDEVBENCH_STATS_H
 #define CDEVBENCH_STATS_H
 
@@ -30,6 +31,19 @@ void bootstrap_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
  * bars), with the same generator as bootstrap_ratio_ci(). */
 void bootstrap_median_ci(const double *x, size_t nx, unsigned int resamples,
 			 uint64_t seed, double level, double *low, double *high);
+
+/* Two-sided p-value of Student's t with df degrees of freedom. */
+double student_t_p(double t, double df);
+
+/* The q-quantile of Student's t with df degrees of freedom. */
+double student_t_quantile(double q, double df);
+
+/* Welch's unequal-variance t statistic of mean(y) - mean(x): the
+ * difference, its standard error and the Welch-Satterthwaite degrees of
+ * freedom.  -1 when it is undefined (fewer than 2 values a side, or no
+ * spread at all). */
+int welch_t(const double *x, size_t nx, const double *y, size_t ny,
+	    double *diff, double *se, double *df);
 
 /* Holm step-down adjustment of k p-values, in place. */
 void holm_adjust(double *p, size_t k);

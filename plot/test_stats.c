@@ -53,6 +53,40 @@ static int holm_case(void)
 	return failed;
 }
 
+/* Student's t against printed two-sided critical values (p = 0.05 and
+ * 0.01), and Welch's t against a hand-worked example. */
+static int t_case(void)
+{
+	static const struct { double t, df, p; } crit[] = {
+		{ 12.706205, 1, 0.05 }, { 2.776445, 4, 0.05 }, { 4.604095, 4, 0.01 },
+		{ 2.228139, 10, 0.05 }, { 3.169273, 10, 0.01 }, { 1.959966, 1e6, 0.05 },
+	};
+	double x[] = { 1, 2, 3 }, y[] = { 4, 5, 6, 7 }, flat[] = { 2, 2, 2 };
+	double diff, se, df;
+	int failed = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(crit) / sizeof(crit[0]); i++) {
+		check(&failed, close_to(student_t_p(crit[i].t, crit[i].df), crit[i].p, 1e-5),
+		      "student_t", "p", student_t_p(crit[i].t, crit[i].df), crit[i].p);
+		check(&failed, close_to(student_t_quantile(1 - crit[i].p / 2, crit[i].df),
+					crit[i].t, 1e-5), "student_t", "quantile",
+		      student_t_quantile(1 - crit[i].p / 2, crit[i].df), crit[i].t);
+	}
+	/* means 2 and 5.5, variances 1 and 5/3: se^2 = 1/3 + 5/12 = 3/4,
+	 * df = (3/4)^2 / ((1/3)^2 / 2 + (5/12)^2 / 3) = 4.959184 */
+	check(&failed, !welch_t(x, 3, y, 4, &diff, &se, &df), "welch", "defined", 0, 0);
+	check(&failed, close_to(diff, 3.5, 1e-12), "welch", "diff", diff, 3.5);
+	check(&failed, close_to(se, sqrt(0.75), 1e-12), "welch", "se", se, sqrt(0.75));
+	check(&failed, close_to(df, 0.5625 / (1.0 / 18 + 25.0 / 432), 1e-12), "welch",
+	      "df", df, 0.5625 / (1.0 / 18 + 25.0 / 432));
+	check(&failed, welch_t(flat, 3, flat, 3, &diff, &se, &df) == -1, "welch",
+	      "defined without spread", 1, 0);
+	check(&failed, welch_t(x, 1, y, 4, &diff, &se, &df) == -1, "welch",
+	      "defined with one value", 1, 0);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
 	char line[4096], *name, *xs, *ys, *rest;
@@ -99,6 +133,8 @@ int main(int argc, char **argv)
 	fclose(f);
 	failures += holm_case() ? (printf("not ok %d holm\n", ++tests), 1)
 				: (printf("ok %d holm\n", ++tests), 0);
+	failures += t_case() ? (printf("not ok %d student_t_and_welch\n", ++tests), 1)
+			     : (printf("ok %d student_t_and_welch\n", ++tests), 0);
 	printf("1..%d\n", tests);
 	return failures ? 1 : 0;
 }
