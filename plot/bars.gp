@@ -1,4 +1,5 @@
-# One bar per variant with the bootstrap 95% interval of its median, for a
+# One bar per variant, the median of its per-boot medians with the range of
+# the boots, for a
 # single figure such as memory per cdev.  Bars differ in fill pattern, for
 # black-and-white print.
 #
@@ -13,7 +14,7 @@ do for [fmt in "png svg"] {
 	}
 	set output out . "." . fmt
 	set title title noenhanced
-	set ylabel ylabel . " (median, 95% CI)"
+	set ylabel ylabel . " (median of boots, range)"
 	set xlabel "variant"
 	set yrange [0:*]
 	set style fill pattern 2 border

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compare: every (metric, param) of one or more samples.csv files, each
- * variant against the baseline, as DESIGN.md's compare contract says:
- * medians, ratio of medians with a percentile-bootstrap 95% interval,
- * two-sided Mann-Whitney U p-value (Holm-adjusted over all comparisons of
- * the report) and a verdict.  Formats: text (under 80 columns), md, csv
- * (DESIGN.md's header), series (per-variant medians for the plots).
+ * compare, the report engine: every (metric, param) of one or more
+ * samples.csv files, each variant against the baseline.  The boot is the
+ * unit: the median of a boot's repetitions is one sample.  A verdict comes
+ * from a rule that fits the mode and the metric's declared kind
+ * (bench/metrics.def): in icount mode, where boots repeat exactly, a gap
+ * rule; in timing modes Welch's t on log per-boot medians, Holm-adjusted
+ * within the headline family, guarded by the same gap; counts compare
+ * exactly.  Failure-path numbers are not compared here.  Formats: text
+ * (the first screen says what changed, under 80 columns), md, csv
+ * (DESIGN.md's columns), series (per-variant values and ratios for the
+ * plots).
  *
  * It refuses what is not comparable: files from different modes, variants
  * built with another kernel config than the baseline without declaring it
- * (meta.json's config_fragment), malformed or truncated CSV.
+ * (meta.json's config_fragment), undeclared metrics, malformed or
+ * truncated CSV.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,13 +30,33 @@
 
 #define HEADER "variant,boot,metric,param,iter,value,unit"
 #define CSV_HEADER "metric,param,baseline,variant,n_base,n_var,median_base," \
-	"median_var,ratio,ci_low,ci_high,p_value,verdict"
+	"median_var,ratio,ci_low,ci_high,p_value,verdict,rule,floor,rep_spread," \
+	"paired_median,paired_min,paired_max"
 #define LEVEL 0.95
+
+enum direction { LOWER, HIGHER, EITHER };
+enum kind { SAMPLE, COUNT, DRAW };
+enum family { HEADLINE, SECONDARY };
+
+struct decl {
+	const char *name, *unit;
+	enum direction direction;
+	enum kind kind;
+	enum family family;
+};
+
+static const struct decl decls[] = {
+#define METRIC(name, unit, direction, kind, family) \
+	{ #name, unit, direction, kind, family },
+#include "../bench/metrics.def"
+#undef METRIC
+};
 
 struct group {
 	char *metric, *param, *variant, *unit;
+	const struct decl *decl;
 	double *v;
-	int *boot;
+	int *boot, *iter;
 	size_t n, cap;
 };
 
@@ -39,19 +65,32 @@ struct meta {
 	struct json *doc;
 };
 
+/* One variant's (metric, param) against the baseline's.  bmed/vmed: the
+ * per-boot medians; mb/mv their medians; lo..hi the interval of the
+ * ratio (all boots in icount mode, Welch's otherwise); floor the
+ * baseline's boot-to-boot spread; rep_spread the largest spread of
+ * repetitions within a boot; pair_*: paired deltas (icount). */
 struct comparison {
 	const struct group *base, *var;
+	const struct decl *decl;
 	const char *metric, *param, *variant;
-	double mb, mv, ratio, lo, hi, p, noise;
-	const char *verdict;
+	double *bmed, *vmed;
+	size_t nb, nv, npairs;
+	double mb, mv, ratio, lo, hi, p, floor, rep_spread;
+	double pair_med, pair_min, pair_max;
+	const char *rule, *verdict;
 };
 
 static struct {
 	const char *baseline, *format;
 	double alpha, min_effect;
-	unsigned long long seed;
-	unsigned int resamples;
-} opt = { NULL, "text", 0.01, 0.01, 1, 10000 };
+} opt = { NULL, "text", 0.05, 0.01 };
+
+/* icount: boots repeat exactly, so the gap rule decides */
+static int deterministic;
+/* the A/A control arm (meta.json: an arm whose kernel is the baseline's) */
+static const char *aa_arm;
+static size_t family_size[2];
 
 static struct group *groups;
 static size_t ngroups, capgroups;
@@ -118,10 +157,19 @@ static void add_sample(const char *file, int line, char **f)
 	struct group *g = find_group(f[2], f[3], f[0]);
 	char *end;
 	double value = strtod(f[5], &end);
-	long boot = strtol(f[1], NULL, 10);
+	long boot = strtol(f[1], NULL, 10), iter = strtol(f[4], NULL, 10);
+	const struct decl *d = NULL;
+	size_t i;
 
 	if (end == f[5] || *end || !isfinite(value))
 		die("%s:%d: value '%s' is not a number", file, line, f[5]);
+	for (i = 0; i < sizeof(decls) / sizeof(decls[0]); i++)
+		if (!strcmp(decls[i].name, f[2]))
+			d = &decls[i];
+	if (!d)
+		die("%s:%d: metric %s is not declared in bench/metrics.def", file, line, f[2]);
+	if (strcmp(d->unit, f[6]))
+		die("%s:%d: %s is in %s here, declared in %s", file, line, f[2], f[6], d->unit);
 	if (!g) {
 		if (ngroups == capgroups) {
 			capgroups = capgroups ? 2 * capgroups : 64;
@@ -129,18 +177,18 @@ static void add_sample(const char *file, int line, char **f)
 		}
 		g = &groups[ngroups++];
 		*g = (struct group){ .metric = xstrdup(f[2]), .param = xstrdup(f[3]),
-				     .variant = xstrdup(f[0]), .unit = xstrdup(f[6]) };
+				     .variant = xstrdup(f[0]), .unit = xstrdup(f[6]),
+				     .decl = d };
 		add_variant(f[0]);
-	} else if (strcmp(g->unit, f[6])) {
-		die("%s:%d: %s is in %s here and in %s before", file, line,
-		    f[2], f[6], g->unit);
 	}
 	if (g->n == g->cap) {
 		g->cap = g->cap ? 2 * g->cap : 16;
 		g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
 		g->boot = xrealloc(g->boot, g->cap * sizeof(*g->boot));
+		g->iter = xrealloc(g->iter, g->cap * sizeof(*g->iter));
 	}
 	g->v[g->n] = value;
+	g->iter[g->n] = (int)iter;
 	g->boot[g->n++] = (int)boot;
 }
 
@@ -324,122 +372,301 @@ static int cmp_group(const void *x, const void *y)
 	return strcmp(a->metric, b->metric) ?: natural_cmp(a->param, b->param);
 }
 
-static int lower_is_better(const char *unit)
+/* The boot is the unit: the median of each boot's repetitions, in boot
+ * order, into med (g->n long); returns the number of boots.  *rep_spread
+ * gets the largest relative range of repetitions within one boot. */
+static size_t boot_medians(const struct group *g, double *med, double *rep_spread)
 {
-	return !strcmp(unit, "ns") || !strcmp(unit, "bytes") || !strcmp(unit, "count");
-}
+	double *v = xrealloc(NULL, g->n * sizeof(*v));
+	int *ids = xrealloc(NULL, g->n * sizeof(*ids));
+	size_t i, j, k, nb = 0;
 
-/* Spread of the per-boot medians of a group, relative to its median: the
- * A/A noise floor next to every effect.  NAN with a single boot. */
-static double boot_spread(const struct group *g)
-{
-	double lo = INFINITY, hi = -INFINITY, *v = malloc(g->n * sizeof(*v));
-	int boots = 0, done[256] = { 0 };
-	size_t i, j, k;
-
-	if (!v)
-		die("out of memory");
+	*rep_spread = 0;
 	for (i = 0; i < g->n; i++) {
-		int b = g->boot[i] & 255;
+		for (j = 0; j < nb && ids[j] != g->boot[i]; j++)
+			;
+		if (j == nb)
+			ids[nb++] = g->boot[i];
+	}
+	/* boots in ascending order, so that boot k pairs with boot k */
+	for (i = 1; i < nb; i++)
+		for (j = i; j > 0 && ids[j] < ids[j - 1]; j--) {
+			int t = ids[j];
 
-		if (done[b])
-			continue;
-		done[b] = 1;
-		for (j = i, k = 0; j < g->n; j++)
-			if (g->boot[j] == g->boot[i])
-				v[k++] = g->v[j];
-		lo = fmin(lo, median(v, k));
-		hi = fmax(hi, median(v, k));
-		boots++;
+			ids[j] = ids[j - 1];
+			ids[j - 1] = t;
+		}
+	for (j = 0; j < nb; j++) {
+		double lo = INFINITY, hi = -INFINITY;
+
+		for (i = 0, k = 0; i < g->n; i++)
+			if (g->boot[i] == ids[j]) {
+				v[k++] = g->v[i];
+				lo = fmin(lo, g->v[i]);
+				hi = fmax(hi, g->v[i]);
+			}
+		med[j] = median(v, k);
+		if (med[j] != 0)
+			*rep_spread = fmax(*rep_spread, (hi - lo) / fabs(med[j]));
 	}
 	free(v);
-	return boots > 1 ? (hi - lo) / median(g->v, g->n) : NAN;
+	free(ids);
+	return nb;
+}
+
+static double min_of(const double *v, size_t n)
+{
+	double m = INFINITY;
+
+	while (n--)
+		m = fmin(m, v[n]);
+	return m;
+}
+
+static double max_of(const double *v, size_t n)
+{
+	double m = -INFINITY;
+
+	while (n--)
+		m = fmax(m, v[n]);
+	return m;
+}
+
+/* The spread of per-boot medians relative to their median: the A/A
+ * floor.  NAN with one boot or a zero median. */
+static double boot_spread(const double *med, size_t nb)
+{
+	double m = median(med, nb);
+
+	return nb > 1 && m != 0 ? (max_of(med, nb) - min_of(med, nb)) / fabs(m) : NAN;
+}
+
+/* Which way the variant moved, from the declared direction. */
+static const char *direction_verdict(const struct comparison *x, int up)
+{
+	switch (x->decl->direction) {
+	case LOWER: return up ? "worse" : "better";
+	case HIGHER: return up ? "better" : "worse";
+	default: return up ? "higher" : "lower";
+	}
+}
+
+/* +1 when every boot of the variant is above every boot of the baseline
+ * by more than thr of the baseline's median, -1 when below, else 0. */
+static int gap(const struct comparison *x, double thr)
+{
+	double bmin = min_of(x->bmed, x->nb), bmax = max_of(x->bmed, x->nb);
+	double vmin = min_of(x->vmed, x->nv), vmax = max_of(x->vmed, x->nv);
+	double margin = thr * fabs(x->mb);
+
+	if (vmin > bmax && vmin - bmax > margin)
+		return 1;
+	if (vmax < bmin && bmin - vmax > margin)
+		return -1;
+	return 0;
+}
+
+/* Differences of the variant's and the baseline's value for every
+ * (boot, repetition) present on both sides: in icount mode boot k of
+ * both ran the same sequence, so each is an exact effect. */
+static void paired_deltas(struct comparison *x)
+{
+	double *d = xrealloc(NULL, x->base->n * sizeof(*d));
+	size_t i, j;
+
+	x->npairs = 0;
+	for (i = 0; i < x->base->n; i++)
+		for (j = 0; j < x->var->n; j++)
+			if (x->var->boot[j] == x->base->boot[i] &&
+			    x->var->iter[j] == x->base->iter[i]) {
+				d[x->npairs++] = x->var->v[j] - x->base->v[i];
+				break;
+			}
+	if (x->npairs) {
+		x->pair_med = median(d, x->npairs);
+		x->pair_min = min_of(d, x->npairs);
+		x->pair_max = max_of(d, x->npairs);
+	}
+	free(d);
+}
+
+/* Welch's t on log per-boot medians (raw ones where a value is not
+ * positive): the raw p and the interval of the ratio of geometric means,
+ * which is the interval of the ratio where boots vary little. */
+static void welch_test(struct comparison *x)
+{
+	double *b = xrealloc(NULL, x->nb * sizeof(*b));
+	double *v = xrealloc(NULL, x->nv * sizeof(*v));
+	int logs = min_of(x->bmed, x->nb) > 0 && min_of(x->vmed, x->nv) > 0;
+	double diff, se, df, tq;
+	size_t i;
+
+	for (i = 0; i < x->nb; i++)
+		b[i] = logs ? log(x->bmed[i]) : x->bmed[i];
+	for (i = 0; i < x->nv; i++)
+		v[i] = logs ? log(x->vmed[i]) : x->vmed[i];
+	if (welch_t(b, x->nb, v, x->nv, &diff, &se, &df)) {
+		/* no spread on either side: the difference is exact */
+		x->p = median(v, x->nv) == median(b, x->nb) ? 1 : 0;
+		if (logs)
+			x->lo = x->hi = x->ratio;
+	} else {
+		x->p = student_t_p(diff / se, df);
+		tq = student_t_quantile(1 - (1 - LEVEL) / 2, df);
+		if (logs) {
+			x->lo = exp(diff - tq * se);
+			x->hi = exp(diff + tq * se);
+		}
+	}
+	free(b);
+	free(v);
+}
+
+static void decide(struct comparison *x)
+{
+	double bmin, bmax, vmin, vmax, thr;
+	int dir;
+
+	bmin = min_of(x->bmed, x->nb);
+	bmax = max_of(x->bmed, x->nb);
+	vmin = min_of(x->vmed, x->nv);
+	vmax = max_of(x->vmed, x->nv);
+	x->ratio = x->lo = x->hi = x->p = NAN;
+	if (x->mb != 0)
+		x->ratio = x->mv / x->mb;
+	x->floor = boot_spread(x->bmed, x->nb);
+	thr = fmax(opt.min_effect, isnan(x->floor) ? 0 : x->floor);
+	if (x->decl->kind == COUNT) {
+		x->rule = "exact";
+		if (vmin > bmax || vmax < bmin)
+			x->verdict = direction_verdict(x, vmin > bmax);
+		else
+			x->verdict = bmin == bmax && vmin == vmax && bmin == vmin ?
+				     "same" : "unclear";
+		return;
+	}
+	if (deterministic) {
+		x->rule = "gap";
+		if (bmin > 0) {
+			x->lo = vmin / bmax;
+			x->hi = vmax / bmin;
+		}
+		paired_deltas(x);
+		dir = gap(x, thr);
+		x->verdict = dir ? direction_verdict(x, dir > 0) : "same";
+		return;
+	}
+	if (x->nb < 2 || x->nv < 2) {
+		x->rule = "1 boot";
+		x->verdict = "unclear";
+		return;
+	}
+	x->rule = "t+gap";
+	welch_test(x);	/* the verdict waits for Holm over the family */
 }
 
 static struct comparison *compare_all(size_t *count)
 {
 	struct comparison *c = NULL;
-	double *p = NULL;
-	size_t i, j, n = 0, np = 0;
+	size_t i, j, n = 0;
+	int f;
 
 	qsort(groups, ngroups, sizeof(*groups), cmp_group);
 	for (i = 0; i < ngroups; i++) {
 		const struct group *g = &groups[i], *base;
 
-		/* one comparison per (metric, param, variant != baseline) */
-		if (!strcmp(g->variant, opt.baseline))
+		/* one comparison per (metric, param, variant != baseline);
+		 * failure-path numbers have their own section */
+		if (!strcmp(g->variant, opt.baseline) || g->decl->kind == DRAW)
 			continue;
 		base = find_group(g->metric, g->param, opt.baseline);
 		c = xrealloc(c, (n + 1) * sizeof(*c));
-		c[n] = (struct comparison){ .base = base, .var = g, .metric = g->metric,
-					    .param = g->param, .variant = g->variant };
-		n++;
+		c[n++] = (struct comparison){ .base = base, .var = g, .decl = g->decl,
+					      .metric = g->metric, .param = g->param,
+					      .variant = g->variant };
 	}
-	/* and the baseline's groups that no variant has */
+	/* and the baseline's groups that a variant lacks */
 	for (i = 0; i < ngroups; i++) {
 		const struct group *g = &groups[i];
 
-		if (strcmp(g->variant, opt.baseline))
+		if (strcmp(g->variant, opt.baseline) || g->decl->kind == DRAW)
 			continue;
 		for (j = 0; j < nvariants; j++)
 			if (strcmp(variants[j], opt.baseline) &&
 			    !find_group(g->metric, g->param, variants[j])) {
 				c = xrealloc(c, (n + 1) * sizeof(*c));
-				c[n++] = (struct comparison){ .base = g, .metric = g->metric,
+				c[n++] = (struct comparison){ .base = g, .decl = g->decl,
+							      .metric = g->metric,
 							      .param = g->param,
 							      .variant = variants[j] };
 			}
 	}
 	for (i = 0; i < n; i++) {
 		struct comparison *x = &c[i];
+		double spread;
 
 		if (!x->base || !x->var) {
 			x->verdict = "missing";
+			x->rule = "";
 			continue;
 		}
-		x->mb = median(x->base->v, x->base->n);
-		x->mv = median(x->var->v, x->var->n);
-		/* No ratio from a zero baseline (a count the variant adds). */
-		x->ratio = x->lo = x->hi = NAN;
-		if (x->mb != 0) {
-			x->ratio = x->mv / x->mb;
-			bootstrap_ratio_ci(x->base->v, x->base->n, x->var->v,
-					   x->var->n, opt.resamples, opt.seed,
-					   LEVEL, &x->lo, &x->hi);
-		}
-		x->p = mann_whitney_p(x->base->v, x->base->n, x->var->v,
-				      x->var->n, &(int){ 0 });
-		x->noise = boot_spread(x->base);
-		p = xrealloc(p, (np + 1) * sizeof(*p));
-		p[np++] = isnan(x->p) ? 1 : x->p;
+		x->bmed = xrealloc(NULL, x->base->n * sizeof(double));
+		x->vmed = xrealloc(NULL, x->var->n * sizeof(double));
+		x->nb = boot_medians(x->base, x->bmed, &x->rep_spread);
+		x->nv = boot_medians(x->var, x->vmed, &spread);
+		x->rep_spread = fmax(x->rep_spread, spread);
+		x->mb = median(x->bmed, x->nb);
+		x->mv = median(x->vmed, x->nv);
+		decide(x);
 	}
-	holm_adjust(p, np);
-	for (i = 0, j = 0; i < n; i++) {
-		struct comparison *x = &c[i];
-		int significant;
+	/* Holm within each family over the comparisons that got a p-value */
+	for (f = HEADLINE; f <= SECONDARY; f++) {
+		double *p = xrealloc(NULL, (n ? n : 1) * sizeof(*p));
+		size_t np = 0;
 
-		if (!x->base || !x->var)
-			continue;
-		x->p = p[j++];
-		if (isnan(x->ratio))	/* from zero: any significant change counts */
-			significant = x->p < opt.alpha && x->mv != 0;
-		else
-			significant = x->p < opt.alpha && (x->hi < 1 || x->lo > 1) &&
-				      fabs(x->ratio - 1) >= opt.min_effect;
-		if (!significant)
-			x->verdict = "same";
-		else if ((x->mv < x->mb) == lower_is_better(x->base->unit))
-			x->verdict = "better";
-		else
-			x->verdict = "worse";
+		for (i = 0; i < n; i++)
+			if (c[i].rule && !strcmp(c[i].rule, "t+gap") &&
+			    c[i].decl->family == (enum family)f)
+				p[np++] = c[i].p;
+		holm_adjust(p, np);
+		family_size[f] = np;
+		for (i = 0, j = 0; i < n; i++) {
+			struct comparison *x = &c[i];
+			int dir;
+
+			if (!x->rule || strcmp(x->rule, "t+gap") ||
+			    x->decl->family != (enum family)f)
+				continue;
+			x->p = p[j++];
+			dir = gap(x, fmax(opt.min_effect, isnan(x->floor) ? 0 : x->floor));
+			x->verdict = x->p < opt.alpha && dir ?
+				     direction_verdict(x, dir > 0) : "same";
+		}
+		free(p);
 	}
-	free(p);
 	*count = n;
 	return c;
 }
 
+static int changed(const struct comparison *x)
+{
+	return strcmp(x->verdict, "same") && strcmp(x->verdict, "missing") &&
+	       strcmp(x->verdict, "unclear");
+}
+
+/* A number for a CSV cell: empty when there is none. */
+static const char *cell(char *buf, size_t size, double v)
+{
+	if (isnan(v))
+		buf[0] = '\0';
+	else
+		snprintf(buf, size, "%.6g", v);
+	return buf;
+}
+
 static void print_csv(const struct comparison *c, size_t n)
 {
+	char b[8][32];
 	size_t i;
 
 	printf("%s\n", CSV_HEADER);
@@ -447,21 +674,21 @@ static void print_csv(const struct comparison *c, size_t n)
 		const struct comparison *x = &c[i];
 
 		if (!x->base || !x->var) {
-			printf("%s,%s,%s,%s,%zu,%zu,,,,,,,missing\n", x->metric,
+			printf("%s,%s,%s,%s,%zu,%zu,,,,,,,missing,,,,,,\n", x->metric,
 			       csv_param(x->param), opt.baseline, x->variant,
 			       x->base ? x->base->n : 0, x->var ? x->var->n : 0);
 			continue;
 		}
-		if (isnan(x->ratio))
-			printf("%s,%s,%s,%s,%zu,%zu,%.6g,%.6g,,,,%.3g,%s\n",
-			       x->metric, csv_param(x->param), opt.baseline,
-			       x->variant, x->base->n, x->var->n, x->mb, x->mv,
-			       x->p, x->verdict);
+		printf("%s,%s,%s,%s,%zu,%zu,%.6g,%.6g,%s,%s,%s,%s,%s,%s,%s,%.6g,",
+		       x->metric, csv_param(x->param), opt.baseline, x->variant,
+		       x->nb, x->nv, x->mb, x->mv, cell(b[0], 32, x->ratio),
+		       cell(b[1], 32, x->lo), cell(b[2], 32, x->hi),
+		       cell(b[3], 32, x->p), x->verdict, x->rule,
+		       cell(b[4], 32, x->floor), x->rep_spread);
+		if (x->npairs)
+			printf("%.6g,%.6g,%.6g\n", x->pair_med, x->pair_min, x->pair_max);
 		else
-			printf("%s,%s,%s,%s,%zu,%zu,%.6g,%.6g,%.6f,%.6f,%.6f,%.3g,%s\n",
-			       x->metric, csv_param(x->param), opt.baseline,
-			       x->variant, x->base->n, x->var->n, x->mb, x->mv,
-			       x->ratio, x->lo, x->hi, x->p, x->verdict);
+			printf(",,\n");
 	}
 }
 
@@ -485,28 +712,62 @@ static const char *param_value(const char *param, const char *key, char *buf,
 	return buf;
 }
 
-/* Per-variant median and its interval for every group, for the plots,
- * with the param's keys in columns of their own. */
-static void print_series(void)
+static const struct comparison *find_comparison(const struct comparison *c, size_t n,
+						const char *metric, const char *param,
+						const char *variant)
 {
-	char n[32], majors[32], minors[32], pos[32], threads[32];
 	size_t i;
 
-	qsort(groups, ngroups, sizeof(*groups), cmp_group);
-	printf("metric,variant,n,majors,minors,pos,threads,samples,median,ci_low,ci_high,unit\n");
+	for (i = 0; i < n; i++)
+		if (!strcmp(c[i].metric, metric) && !strcmp(c[i].param, param) &&
+		    !strcmp(c[i].variant, variant))
+			return &c[i];
+	return NULL;
+}
+
+/* For the plots, per variant and (metric, param): the median of per-boot
+ * medians and the range of the boots; against the baseline the ratio, its
+ * interval and the A/A band (the A/A arm's interval, or one minus and
+ * plus the baseline's boot spread without one).  Param keys in columns of
+ * their own. */
+static void print_series(const struct comparison *c, size_t n)
+{
+	static const char *const keys[] = { "n", "majors", "minors", "pos", "threads" };
+	char buf[5][32], cells[5][32];
+	size_t i, k;
+
+	printf("metric,variant,n,majors,minors,pos,threads,boots,median,low,high,unit,"
+	       "ratio,ratio_low,ratio_high,aa_low,aa_high\n");
 	for (i = 0; i < ngroups; i++) {
 		const struct group *g = &groups[i];
-		double lo, hi;
+		const struct comparison *x = NULL, *aa = NULL;
+		double *med = xrealloc(NULL, g->n * sizeof(*med)), spread;
+		size_t nb = boot_medians(g, med, &spread);
 
-		bootstrap_median_ci(g->v, g->n, opt.resamples, opt.seed, LEVEL,
-				    &lo, &hi);
-		printf("%s,%s,%s,%s,%s,%s,%s,%zu,%.6g,%.6g,%.6g,%s\n", g->metric,
-		       g->variant, param_value(g->param, "n", n, sizeof(n)),
-		       param_value(g->param, "majors", majors, sizeof(majors)),
-		       param_value(g->param, "minors", minors, sizeof(minors)),
-		       param_value(g->param, "pos", pos, sizeof(pos)),
-		       param_value(g->param, "threads", threads, sizeof(threads)),
-		       g->n, median(g->v, g->n), lo, hi, g->unit);
+		if (g->decl->kind == DRAW) {
+			free(med);
+			continue;
+		}
+		printf("%s,%s", g->metric, g->variant);
+		for (k = 0; k < 5; k++)
+			printf(",%s", param_value(g->param, keys[k], buf[k], sizeof(buf[k])));
+		printf(",%zu,%.6g,%.6g,%.6g,%s", nb, median(med, nb), min_of(med, nb),
+		       max_of(med, nb), g->unit);
+		free(med);
+		if (strcmp(g->variant, opt.baseline))
+			x = find_comparison(c, n, g->metric, g->param, g->variant);
+		if (aa_arm)
+			aa = find_comparison(c, n, g->metric, g->param, aa_arm);
+		if (!x || !x->var || !x->base) {
+			printf(",,,,,\n");
+			continue;
+		}
+		cell(cells[0], 32, x->ratio);
+		cell(cells[1], 32, x->lo);
+		cell(cells[2], 32, x->hi);
+		cell(cells[3], 32, aa && aa->var ? aa->lo : 1 - x->floor);
+		cell(cells[4], 32, aa && aa->var ? aa->hi : 1 + x->floor);
+		printf(",%s,%s,%s,%s,%s\n", cells[0], cells[1], cells[2], cells[3], cells[4]);
 	}
 }
 
@@ -528,6 +789,8 @@ static const char *meta_field(const char *key, char *buf, size_t size)
 					e == v->child ? "" : " ", e->number);
 		return buf;
 	}
+	if (v->type == JSON_BOOL)
+		return v->number ? "true" : "false";
 	snprintf(buf, size, "%g", v->number);
 	return buf;
 }
@@ -543,14 +806,65 @@ static void format_pct(char *buf, size_t size, double ratio, const char *sign)
 		snprintf(buf, size, fabs(pct) >= 100 ? "%+.0f%s" : "%+.1f%s", pct, sign);
 }
 
-/* A median in at most 8 columns. */
+/* A median in at most 7 columns. */
 static void format_median(char *buf, size_t size, double v)
 {
-	snprintf(buf, size, fabs(v) >= 1e7 ? "%.2e" : fabs(v) >= 100 ? "%.0f" : "%.1f", v);
+	snprintf(buf, size, fabs(v) >= 1e6 ? "%.1e" : fabs(v) >= 100 ? "%.0f" : "%.1f", v);
 }
 
-/* Text broken at spaces into lines of at most width columns. */
-static void print_wrapped(const char *text, int width)
+/* An interval "lo..hi" of ratios as changes in percent. */
+static void format_interval(char *buf, size_t size, double lo, double hi)
+{
+	char a[16], b[16];
+
+	if (isnan(lo) || isnan(hi)) {
+		snprintf(buf, size, "n/a");
+		return;
+	}
+	format_pct(a, sizeof(a), lo, "");
+	format_pct(b, sizeof(b), hi, "");
+	snprintf(buf, size, "%s..%s", a, b);
+}
+
+static void format_delta(char *buf, size_t size, double d)
+{
+	snprintf(buf, size, fabs(d) >= 10 || d == 0 ? "%+.0f" : "%+.1f", d);
+}
+
+/* The paired deltas of an icount comparison: "median (min..max)", or the
+ * median alone when every pair gave the same. */
+static void format_pairs(char *buf, size_t size, const struct comparison *x)
+{
+	char m[16], lo[16], hi[16];
+
+	if (!x->npairs) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	format_delta(m, sizeof(m), x->pair_med);
+	format_delta(lo, sizeof(lo), x->pair_min);
+	format_delta(hi, sizeof(hi), x->pair_max);
+	if (x->pair_min == x->pair_max)
+		snprintf(buf, size, "%s", m);
+	else
+		snprintf(buf, size, "%s (%s..%s)", m, lo, hi);
+}
+
+/* An exact count comparison: "0 -> 2", with ranges where boots differ. */
+static void format_counts(char *buf, size_t size, const struct comparison *x)
+{
+	double bmin = min_of(x->bmed, x->nb), bmax = max_of(x->bmed, x->nb);
+	double vmin = min_of(x->vmed, x->nv), vmax = max_of(x->vmed, x->nv);
+	char b[32], v[32];
+
+	snprintf(b, sizeof(b), bmin == bmax ? "%g" : "%g..%g", bmin, bmax);
+	snprintf(v, sizeof(v), vmin == vmax ? "%g" : "%g..%g", vmin, vmax);
+	snprintf(buf, size, "%s -> %s", b, v);
+}
+
+/* Text broken at spaces into lines of at most width columns, each after
+ * indent. */
+static void print_wrapped(const char *text, int width, const char *indent)
 {
 	int col = 0;
 
@@ -561,216 +875,386 @@ static void print_wrapped(const char *text, int width)
 			printf("\n");
 			col = 0;
 		}
-		printf("%s%.*s", col ? " " : "", len, text);
-		col += (col ? 1 : 0) + len;
+		if (!col)
+			col = printf("%s", indent) - 1;
+		printf("%s%.*s", col > (int)strlen(indent) - 1 ? " " : "", len, text);
+		col += 1 + len;
 		text += len;
 		text += strspn(text, " ");
 	}
 	printf("\n");
 }
 
-/* What was compared, the statistics used, and the significant changes. */
-static void print_preamble(const struct comparison *c, size_t n, int md)
+static const char *rule_text(void)
 {
-	char b[9][256], *line = NULL;
-	size_t linelen = 0;
-	FILE *out;
-	const char *path, *bullet = md ? "- " : "";
-	size_t i, j, k, m, tested = 0;
-
-	for (i = 0; i < n; i++)
-		tested += c[i].base && c[i].var;
-
-	printf(md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n\n");
-	if (nmetas) {
-		out = open_memstream(&line, &linelen);
-		fprintf(out, "%srun %s, %s mode, %s vCPU, %s boots x %s repetitions, N in {%s}; host: %s (%s cores), %s",
-			bullet, meta_field("run_id", b[0], sizeof(b[0])),
-			meta_field("mode", b[1], sizeof(b[1])),
-			meta_field("vcpus", b[2], sizeof(b[2])),
-			meta_field("boots", b[3], sizeof(b[3])),
-			meta_field("reps", b[4], sizeof(b[4])),
-			meta_field("sweep_n", b[5], sizeof(b[5])),
-			meta_field("host_cpu", b[6], sizeof(b[6])),
-			meta_field("host_cores", b[7], sizeof(b[7])),
-			meta_field("qemu_version", b[8], sizeof(b[8])));
-		fclose(out);
-		print_wrapped(line, 78);
-		free(line);
-	}
-	for (i = 0; i < nvariants; i++) {
-		const struct json *vm = variant_meta(variants[i], &path);
-
-		printf("%s%s%s: kernel %s%s\n", bullet, variants[i],
-		       strcmp(variants[i], opt.baseline) ? "" : " (baseline)",
-		       json_get_string(vm, "kernel_release", "?"),
-		       json_get_string(vm, "config_fragment", NULL) ?
-		       ", own config fragment" : "");
-	}
-	printf("%sp: two-sided Mann-Whitney U, Holm-adjusted over %zu comparisons;\n"
-	       "%sverdict better/worse needs p < %g, the 95%% bootstrap interval\n"
-	       "%s(%u resamples, seed %llu) excluding 1 and a change >= %g%%;\n"
-	       "%snoise: the baseline's spread of per-boot medians (A/A).\n\n",
-	       bullet, tested, md ? "  " : "", opt.alpha, md ? "  " : "", opt.resamples,
-	       opt.seed, opt.min_effect * 100, bullet);
-
-	/* Mann-Whitney's smallest p for each comparison's sample sizes
-	 * (complete separation), times Holm's first factor: where it is not
-	 * below alpha, no verdict can be better or worse whatever the effect. */
-	for (i = 0, k = 0, m = 0; i < n; i++) {
-		int exact;
-		size_t nb, nv;
-		double *a, *b, pmin;
-
-		if (!c[i].base || !c[i].var)
-			continue;
-		nb = c[i].base->n;
-		nv = c[i].var->n;
-		a = calloc(nb, sizeof(*a));
-		b = calloc(nv, sizeof(*b));
-		if (!a || !b)
-			die("out of memory");
-		for (j = 0; j < nb; j++)
-			a[j] = (double)j;
-		for (j = 0; j < nv; j++)
-			b[j] = (double)(nb + j);
-		pmin = mann_whitney_p(a, nb, b, nv, &exact) * (double)tested;
-		free(a);
-		free(b);
-		if (pmin >= opt.alpha) {
-			k++;
-			if (!m || (nb < nv ? nb : nv) < m)
-				m = nb < nv ? nb : nv;
-		}
-	}
-	if (k)
-		printf("Note: %zu of %zu comparisons (as few as %zu samples a side, e.g. one\n"
-		       "row per boot) cannot reach p < %g after Holm: 'same' there is no\n"
-		       "verdict. Raise BOOTS (or REPS) for them; the intervals still hold.\n\n",
-		       k, tested, m, opt.alpha);
-
-	/* the summary paragraph, one sentence per variant */
-	for (i = 0; i < nvariants; i++) {
-		size_t better = 0, worse = 0, missing = 0, total = 0;
-		char *text = NULL;
-		size_t textlen = 0;
-		FILE *out = open_memstream(&text, &textlen);
-
-		if (!strcmp(variants[i], opt.baseline))
-			continue;
-		for (j = 0; j < n; j++) {
-			if (strcmp(c[j].variant, variants[i]))
-				continue;
-			total++;
-			better += !strcmp(c[j].verdict, "better");
-			worse += !strcmp(c[j].verdict, "worse");
-			missing += !strcmp(c[j].verdict, "missing");
-		}
-		fprintf(out, "%s against %s: %zu of %zu comparisons worse, %zu better",
-			variants[i], opt.baseline, worse, total, better);
-		if (missing)
-			fprintf(out, ", %zu missing on one side", missing);
-		/* per metric: how many params changed, and the range of change */
-		for (j = 0, k = 0, m = 0; j < n; j = m) {
-			size_t params = 0, changed = 0;
-			double lo = INFINITY, hi = -INFINITY;
-			int from_zero = 0;
-
-			for (m = j; m < n && !strcmp(c[m].metric, c[j].metric); m++) {
-				const struct comparison *x = &c[m];
-
-				if (strcmp(x->variant, variants[i]))
-					continue;
-				params++;
-				if (strcmp(x->verdict, "better") && strcmp(x->verdict, "worse"))
-					continue;
-				changed++;
-				if (isnan(x->ratio)) {
-					from_zero = 1;
-					continue;
-				}
-				lo = fmin(lo, (x->ratio - 1) * 100);
-				hi = fmax(hi, (x->ratio - 1) * 100);
-			}
-			if (!changed)
-				continue;
-			fprintf(out, "%s %s in %zu of %zu params", k++ ? ";" : ":",
-				c[j].metric, changed, params);
-			if (lo <= hi)
-				fprintf(out, lo == hi ? " (%+.0f%%)" : " (%+.0f%% to %+.0f%%)", lo, hi);
-			if (from_zero)
-				fprintf(out, " (from 0)");
-		}
-		fprintf(out, "%s", better + worse ? "." : "; the rest within noise.");
-		fclose(out);
-		print_wrapped(text, 78);
-		free(text);
-	}
-	printf("\n");
+	return deterministic ?
+		"the boot is the unit (the median of its repetitions). icount is "
+		"deterministic: 'gap' calls a change when every boot of one side is "
+		"beyond every boot of the other by more than --min-effect and more "
+		"than the baseline's boot-to-boot spread; no p-values. Counts: "
+		"'exact' (0 -> 2)." :
+		"the boot is the unit (the median of its repetitions). 't+gap' "
+		"calls a change when Welch's t on log per-boot medians, "
+		"Holm-adjusted within its family, is below alpha and every boot of "
+		"one side is beyond every boot of the other by more than "
+		"--min-effect and the baseline's boot-to-boot spread; the interval "
+		"is Welch's. Counts: 'exact' (0 -> 2).";
 }
 
-static void print_table(const struct comparison *c, size_t n, int md)
+static int cmp_effect(const void *a, const void *b)
 {
-	size_t i, j, k, pw = 5;
+	const struct comparison *x = *(const struct comparison *const *)a;
+	const struct comparison *y = *(const struct comparison *const *)b;
+	double ex = isnan(x->ratio) ? INFINITY : fabs(log(x->ratio));
+	double ey = isnan(y->ratio) ? INFINITY : fabs(log(y->ratio));
 
+	return (ey > ex) - (ey < ex);
+}
+
+/* One line per (metric, verdict) of a variant's headline comparisons:
+ * the changes, largest first, then the metrics that did not change. */
+static void print_changes(const struct comparison *c, size_t n, const char *variant)
+{
+	const struct comparison **rows = xrealloc(NULL, (n ? n : 1) * sizeof(*rows));
+	size_t i, j, k, nr = 0, secondary = 0, secondary_changed = 0;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(c[i].variant, variant))
+			continue;
+		if (c[i].decl->family != HEADLINE) {
+			secondary++;
+			secondary_changed += changed(&c[i]);
+			continue;
+		}
+		rows[nr++] = &c[i];
+	}
+	/* each metric's largest change decides its place */
+	qsort(rows, nr, sizeof(*rows), cmp_effect);
+	for (i = 0; i < nr; i++) {
+		const struct comparison *x = rows[i];
+		size_t params = 0, hits = 0;
+		double lo = INFINITY, hi = -INFINITY;
+		char range[80], a[16], b[16], iv[40], ci[48];
+
+		if (!changed(x))
+			continue;
+		for (j = 0; j < i; j++)	/* printed with a larger change */
+			if (!strcmp(rows[j]->metric, x->metric) &&
+			    !strcmp(rows[j]->verdict, x->verdict))
+				break;
+		if (j < i)
+			continue;
+		for (k = 0; k < nr; k++) {
+			if (strcmp(rows[k]->metric, x->metric))
+				continue;
+			params++;
+			if (strcmp(rows[k]->verdict, x->verdict))
+				continue;
+			hits++;
+			lo = fmin(lo, rows[k]->ratio);
+			hi = fmax(hi, rows[k]->ratio);
+		}
+		if (x->decl->kind == COUNT) {
+			format_counts(range, sizeof(range), x);
+			ci[0] = '\0';
+		} else {
+			format_pct(a, sizeof(a), lo, "%");
+			format_pct(b, sizeof(b), hi, "%");
+			snprintf(range, sizeof(range), lo == hi ? "%s" : "%s..%s", a, b);
+			format_interval(iv, sizeof(iv), x->lo, x->hi);
+			snprintf(ci, sizeof(ci), "[%s] ", iv);
+		}
+		printf("  %-6s %-22s %2zu/%-2zu %-14s %s%s\n", x->verdict, x->metric,
+		       hits, params, range, ci, x->rule);
+	}
+	for (i = 0; i < nr; i++) {
+		const struct comparison *x = rows[i];
+		size_t params = 0, same = 0;
+		double lo = INFINITY, hi = -INFINITY;
+		char a[16], b[16];
+
+		for (j = 0; j < i && strcmp(rows[j]->metric, x->metric); j++)
+			;
+		if (j < i)
+			continue;	/* one line per metric */
+		for (k = 0; k < nr; k++) {
+			if (strcmp(rows[k]->metric, x->metric))
+				continue;
+			params++;
+			if (changed(rows[k]))
+				break;
+			same += !strcmp(rows[k]->verdict, "same");
+			if (!isnan(rows[k]->ratio)) {
+				lo = fmin(lo, rows[k]->ratio);
+				hi = fmax(hi, rows[k]->ratio);
+			}
+		}
+		if (k < nr)
+			continue;	/* it changed somewhere: listed above */
+		format_pct(a, sizeof(a), lo, "%");
+		format_pct(b, sizeof(b), hi, "%");
+		printf("  %-6s %-22s %2zu/%-2zu", same == params ? "same" : "-",
+		       x->metric, same, params);
+		if (x->decl->kind == COUNT && same == params) {
+			char counts[80];
+
+			format_counts(counts, sizeof(counts), x);
+			printf(" %s\n", counts);
+		} else if (lo <= hi) {
+			printf(" %s..%s%s\n", a, b, same == params ? "" : ", some unclear");
+		} else {
+			printf(" missing or unclear\n");
+		}
+	}
+	if (secondary)
+		printf("  %zu of %zu secondary comparisons changed (tables below)\n",
+		       secondary_changed, secondary);
+	free(rows);
+}
+
+/* A variant's heading: its kernel, patch subjects and series hash, so a
+ * pasted report says what ran. */
+static void print_variant_heading(const char *variant, int md)
+{
+	const char *path;
+	const struct json *vm = variant_meta(variant, &path), *p;
+	char *text = NULL;
+	size_t count = 0, len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	for (p = vm ? json_get(vm, "patches") : NULL, p = p ? p->child : NULL; p; p = p->next)
+		count++;
+	fprintf(out, md ? "### %s against %s\n\n" : "%s against %s", variant, opt.baseline);
+	if (vm)
+		fprintf(out, md ? "Kernel %s, %zu patch%s, series sha256 %.12s%s.\n\n" :
+				  ": kernel %s, %zu patch%s, series %.12s%s",
+			json_get_string(vm, "kernel_release", "?"), count,
+			count == 1 ? "" : "es", json_get_string(vm, "series_sha256", "?"),
+			json_get_string(vm, "config_fragment", NULL) ?
+			", own config fragment" : "");
+	fclose(out);
+	if (md)
+		printf("%s", text);
+	else
+		print_wrapped(text, 78, "");
+	free(text);
+	for (p = vm ? json_get(vm, "patches") : NULL, p = p ? p->child : NULL; p; p = p->next)
+		printf(md ? "- %s\n" : "  | %s\n", p->string);
+	if (md && count)
+		printf("\n");
+}
+
+/* The first screen: what was run, the rule, the A/A control and, per
+ * variant, what changed. */
+static void print_summary(const struct comparison *c, size_t n, int md)
+{
+	char b[9][256], *line = NULL;
+	size_t linelen = 0, i, j;
+	FILE *out;
+
+	printf(md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
+	out = open_memstream(&line, &linelen);
+	fprintf(out, "run %s, %s mode, %s vCPU, %s boots x %s repetitions, N in {%s}; host: %s (%s cores), %s",
+		meta_field("run_id", b[0], sizeof(b[0])), meta_field("mode", b[1], sizeof(b[1])),
+		meta_field("vcpus", b[2], sizeof(b[2])), meta_field("boots", b[3], sizeof(b[3])),
+		meta_field("reps", b[4], sizeof(b[4])), meta_field("sweep_n", b[5], sizeof(b[5])),
+		meta_field("host_cpu", b[6], sizeof(b[6])),
+		meta_field("host_cores", b[7], sizeof(b[7])),
+		meta_field("qemu_version", b[8], sizeof(b[8])));
+	fclose(out);
+	print_wrapped(line, 78, "");
+	free(line);
+	line = NULL;
+	out = open_memstream(&line, &linelen);
+	fprintf(out, "Verdicts: %s", rule_text());
+	if (!deterministic)
+		fprintf(out, " Holm family: the %zu headline comparisons (metrics declared headline in bench/metrics.def), alpha %g; secondary: its own family of %zu.",
+			family_size[HEADLINE], opt.alpha, family_size[SECONDARY]);
+	fprintf(out, " --min-effect %g%%.", opt.min_effect * 100);
+	{
+		double *f = xrealloc(NULL, ngroups * sizeof(*f)), spread;
+		size_t nf = 0;
+
+		for (i = 0; i < ngroups; i++) {
+			const struct group *g = &groups[i];
+			double *med;
+			size_t nb;
+
+			if (strcmp(g->variant, opt.baseline) || g->decl->family != HEADLINE ||
+			    g->decl->kind != SAMPLE)
+				continue;
+			med = xrealloc(NULL, g->n * sizeof(*med));
+			nb = boot_medians(g, med, &spread);
+			f[nf] = boot_spread(med, nb);
+			nf += !isnan(f[nf]);
+			free(med);
+		}
+		if (nf)
+			fprintf(out, " The baseline's boot-to-boot spread, measured in this run over its %zu headline rows: median %.2f%%, largest %.2f%%.",
+				nf, median(f, nf) * 100, max_of(f, nf) * 100);
+		free(f);
+	}
+	fclose(out);
+	print_wrapped(line, 78, "");
+	free(line);
+	if (aa_arm) {
+		size_t fp = 0, total = 0;
+		double largest = 0;
+
+		for (i = 0; i < n; i++)
+			if (!strcmp(c[i].variant, aa_arm) && c[i].decl->family == HEADLINE) {
+				total++;
+				fp += !strcmp(c[i].verdict, "better") ||
+				      !strcmp(c[i].verdict, "worse");
+				if (!isnan(c[i].ratio))
+					largest = fmax(largest, fabs(c[i].ratio - 1));
+			}
+		printf("A/A control %s: %zu of %zu headline comparisons better or worse\n"
+		       "(false positives), largest change %.2f%%.\n",
+		       aa_arm, fp, total, largest * 100);
+	}
+	if (nmetas && !strcmp(meta_field("faults", b[0], sizeof(b[0])), "false"))
+		printf("Failure-path phase: skipped (FAULTS=0).\n");
+	printf("\n");
+	for (i = 0; i < nvariants; i++) {
+		if (!strcmp(variants[i], opt.baseline) ||
+		    (aa_arm && !strcmp(variants[i], aa_arm)))
+			continue;
+		print_variant_heading(variants[i], md);
+		if (md)
+			printf("```\n");
+		print_changes(c, n, variants[i]);
+		printf(md ? "```\n\n" : "\n");
+	}
+	for (i = 0, j = 0; i < n; i++)
+		j += !strcmp(c[i].verdict, "missing");
+	if (j)
+		printf("%zu comparisons have a side missing (tables below).\n\n", j);
+}
+
+static void print_table_header(const struct comparison *x, const struct comparison *c,
+			       size_t n, size_t j, int pw)
+{
+	static const char *const dirs[] = { "lower is better", "higher is better",
+					    "either way" };
+	double floor = 0, reps = 0;
+	size_t k;
+
+	for (k = j; k < n && !strcmp(c[k].metric, x->metric); k++) {
+		if (strcmp(c[k].variant, x->variant) || !c[k].base || !c[k].var)
+			continue;
+		if (!isnan(c[k].floor))
+			floor = fmax(floor, c[k].floor);
+		reps = fmax(reps, c[k].rep_spread);
+	}
+	printf("\n  %s (%s, %s, %s)\n", x->metric, x->decl->unit,
+	       dirs[x->decl->direction],
+	       x->decl->family == HEADLINE ? "headline" : "secondary");
+	if (x->decl->kind == COUNT) {
+		printf("  rule exact\n  %-*s %-20s %s\n", pw, "param", "per-boot values", "result");
+		return;
+	}
+	printf("  rule %s; spread of the baseline's boots <= %.1f%%, of repetitions\n"
+	       "  within a boot <= %.1f%%\n", x->rule ? x->rule : "?", floor * 100, reps * 100);
+	if (deterministic)
+		printf("  %-*s %7s %7s %11s %-20s %s\n", pw, "param", "base",
+		       "change", "all boots", "paired delta", "result");
+	else
+		printf("  %-*s %7s %7s %7s %11s %6s %-6s %5s\n", pw, "param", "base",
+		       "variant", "change", "95% CI", "p", "result", "floor");
+}
+
+static void print_row_text(const struct comparison *x, int pw)
+{
+	char ch[16], ci[40], mb[16], mv[16], pairs[64], p[16], fl[16];
+
+	if (x->decl->kind == COUNT) {
+		format_counts(pairs, sizeof(pairs), x);
+		printf("  %-*s %-20s %s\n", pw, x->param, pairs, x->verdict);
+		return;
+	}
+	format_pct(ch, sizeof(ch), x->ratio, "%");
+	format_interval(ci, sizeof(ci), x->lo, x->hi);
+	format_median(mb, sizeof(mb), x->mb);
+	format_median(mv, sizeof(mv), x->mv);
+	if (deterministic) {
+		/* the variant's value is the base plus the paired delta */
+		format_pairs(pairs, sizeof(pairs), x);
+		printf("  %-*s %7s %7s %11s %-20s %s\n", pw, x->param, mb, ch, ci,
+		       pairs, x->verdict);
+		return;
+	}
+	snprintf(p, sizeof(p), isnan(x->p) ? "-" : x->p < 0.001 ? "%.0e" : "%.3f", x->p);
+	snprintf(fl, sizeof(fl), isnan(x->floor) ? "n/a" : "%.1f%%", x->floor * 100);
+	printf("  %-*s %7s %7s %7s %11s %6s %-6s %5s\n", pw, x->param, mb, mv, ch,
+	       ci, p, x->verdict, fl);
+}
+
+static void print_row_md(const struct comparison *x)
+{
+	char ch[16], ci[40], mb[16], mv[16], pairs[64], p[16], fl[16], counts[80];
+
+	format_pct(ch, sizeof(ch), x->ratio, "%");
+	format_interval(ci, sizeof(ci), x->lo, x->hi);
+	format_median(mb, sizeof(mb), x->mb);
+	format_median(mv, sizeof(mv), x->mv);
+	format_pairs(pairs, sizeof(pairs), x);
+	format_counts(counts, sizeof(counts), x);
+	snprintf(p, sizeof(p), isnan(x->p) ? "-" : "%.2g", x->p);
+	snprintf(fl, sizeof(fl), isnan(x->floor) ? "n/a" : "%.1f%%", x->floor * 100);
+	if (x->decl->kind == COUNT)
+		printf("| %s | %s | %s | | | | | exact | %s | | |\n", x->metric,
+		       x->param, counts, x->verdict);
+	else
+		printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		       x->metric, x->param, mb, mv, ch, ci, p, pairs, x->rule,
+		       x->verdict, fl);
+}
+
+/* Every comparison, per variant and metric. */
+static void print_tables(const struct comparison *c, size_t n, int md)
+{
+	size_t i, j, k;
+
+	printf(md ? "## All comparisons\n\n" : "All comparisons\n");
 	for (i = 0; i < nvariants; i++) {
 		const char *last_metric = "";
+		int pw = 5;
 
 		if (!strcmp(variants[i], opt.baseline))
 			continue;
 		if (md)
-			printf("## %s against %s\n\n| metric | param | %s | %s | change | 95%% CI | p | verdict | noise |\n|---|---|---:|---:|---:|---|---:|---|---:|\n",
+			printf("### %s against %s\n\n| metric | param | %s | %s | change | interval | p | paired delta | rule | verdict | floor |\n|---|---|---:|---:|---:|---|---:|---|---|---|---:|\n",
 			       variants[i], opt.baseline, opt.baseline, variants[i]);
 		else
-			printf("%s against %s\n", variants[i], opt.baseline);
+			printf("\n%s against %s\n", variants[i], opt.baseline);
 		for (j = 0; j < n; j++) {
 			const struct comparison *x = &c[j];
-			char ch[16], lo[16], hi[16], noise[16], mb[16], mv[16], ci[40], p[16];
 
 			if (strcmp(x->variant, variants[i]))
 				continue;
-			if (!md && strcmp(last_metric, x->metric)) {
-				/* the param column as wide as this metric needs */
-				for (k = j, pw = 5; k < n && !strcmp(c[k].metric, x->metric); k++)
-					pw = strlen(c[k].param) > pw ? strlen(c[k].param) : pw;
-				printf("\n  %s (%s)\n  %-*s %8s %8s %7s %13s %5s %-6s %5s\n",
-				       x->metric, (x->base ? x->base : x->var)->unit,
-				       (int)pw, "param", "base", "variant", "change",
-				       "95% CI", "p", "result", "noise");
-				last_metric = x->metric;
-			}
 			if (!x->base || !x->var) {
-				const char *b = x->base ? "present" : "-";
-				const char *v = x->var ? "present" : "-";
-
 				if (md)
-					printf("| %s | %s | %s | %s | | | | missing | |\n",
-					       x->metric, x->param, b, v);
+					printf("| %s | %s | %s | %s | | | | | | missing | |\n",
+					       x->metric, x->param, x->base ? "present" : "-",
+					       x->var ? "present" : "-");
 				else
-					printf("  %-*s %8s %8s missing on one side\n",
-					       (int)pw, x->param, b, v);
+					printf("  %s %s: missing on the %s side\n", x->metric,
+					       x->param, x->base ? "variant's" : "baseline's");
 				continue;
 			}
-			format_pct(ch, sizeof(ch), x->ratio, "%");
-			format_pct(lo, sizeof(lo), x->lo, md ? "%" : "");
-			format_pct(hi, sizeof(hi), x->hi, md ? "%" : "");
-			format_median(mb, sizeof(mb), x->mb);
-			format_median(mv, sizeof(mv), x->mv);
-			if (isnan(x->noise))
-				snprintf(noise, sizeof(noise), "n/a");
-			else
-				snprintf(noise, sizeof(noise), "%.1f%%", x->noise * 100);
-			snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
-			snprintf(p, sizeof(p), x->p < 0.001 ? "%.0e" : "%.3f", x->p);
-			if (md)
-				printf("| %s | %s | %s | %s | %s | [%s, %s] | %.2g | %s | %s |\n",
-				       x->metric, x->param, mb, mv, ch, lo, hi,
-				       x->p, x->verdict, noise);
-			else
-				printf("  %-*s %8s %8s %7s %13s %5s %-6s %5s\n",
-				       (int)pw, x->param, mb, mv, ch,
-				       isnan(x->ratio) ? "n/a" : ci, p, x->verdict,
-				       noise);
+			if (md) {
+				print_row_md(x);
+				continue;
+			}
+			if (strcmp(last_metric, x->metric)) {
+				/* the param column as wide as this metric needs */
+				for (k = j, pw = 5; k < n && !strcmp(c[k].metric, x->metric); k++)
+					pw = (int)strlen(c[k].param) > pw ? (int)strlen(c[k].param) : pw;
+				print_table_header(x, c, n, j, pw);
+				last_metric = x->metric;
+			}
+			print_row_text(x, pw);
 		}
 		printf("\n");
 	}
@@ -780,7 +1264,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: compare [--baseline V] [--format text|md|csv|series] [--alpha A]\n"
-		"               [--min-effect E] [--seed S] [--resamples R] samples.csv...\n");
+		"               [--min-effect E] samples.csv...\n");
 	exit(2);
 }
 
@@ -801,8 +1285,6 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "min-effect", required_argument, NULL, 'e' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "resamples", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct comparison *c;
@@ -815,8 +1297,6 @@ int main(int argc, char **argv)
 		case 'f': opt.format = optarg; break;
 		case 'a': opt.alpha = parse_number("alpha", optarg, 0, 1); break;
 		case 'e': opt.min_effect = parse_number("min-effect", optarg, 0, 100); break;
-		case 's': opt.seed = (unsigned long long)parse_number("seed", optarg, 0, 1e18); break;
-		case 'r': opt.resamples = (unsigned int)parse_number("resamples", optarg, 100, 1e7); break;
 		default: usage();
 		}
 	}
@@ -842,17 +1322,24 @@ int main(int argc, char **argv)
 	if (i == nvariants)
 		die("baseline '%s' has no samples", opt.baseline);
 	check_comparable();
+	deterministic = nmetas && !strcmp(metas[0].mode, "icount");
+	for (i = 0; i < nvariants; i++) {
+		const char *path;
+		const struct json *vm = variant_meta(variants[i], &path);
 
-	if (!strcmp(opt.format, "series")) {
-		print_series();
-		return 0;
+		if (strcmp(variants[i], opt.baseline) &&
+		    !strcmp(json_get_string(vm, "kernel", ""), opt.baseline))
+			aa_arm = variants[i];
 	}
+
 	c = compare_all(&n);
-	if (!strcmp(opt.format, "csv")) {
+	if (!strcmp(opt.format, "series"))
+		print_series(c, n);
+	else if (!strcmp(opt.format, "csv"))
 		print_csv(c, n);
-		return 0;
+	else {
+		print_summary(c, n, !strcmp(opt.format, "md"));
+		print_tables(c, n, !strcmp(opt.format, "md"));
 	}
-	print_preamble(c, n, !strcmp(opt.format, "md"));
-	print_table(c, n, !strcmp(opt.format, "md"));
 	return 0;
 }

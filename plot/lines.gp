@@ -1,12 +1,12 @@
 # One line per variant against a parameter (N, threads, a histogram
-# bucket), one panel per series, with error bars (the bootstrap 95%
-# interval of a median; none where y_low = y_high = y).
+# bucket), one panel per series, with error bars (the range of the boots
+# around the median of per-boot medians; none where y_low = y_high = y).
 # Lines differ in dash and point type as well as colour, so the figure
 # reads in black-and-white print.
 #
 # gnuplot -e "data='d.dat'; panels='cdev_add_ns cdev_del_ns';
 #             variants='stock sysfs-cdev'; xlabel='N (cdevs registered)';
-#             ylabel='ns per operation (median, 95% CI)'; logx=1; out='x';
+#             ylabel='ns per operation (median of boots, range)'; logx=1; out='x';
 #             title='...'" lines.gp
 # data: for each panel (in order) and each variant (in order) a block of
 #       "x y y_low y_high" lines, blocks separated by two blank lines.

@@ -34,10 +34,18 @@ mapfile -t variants < <(tail -n +2 "$run/samples.csv" | cut -d, -f1 | awk '!seen
 # A top-level number, string or array of meta.json (written by bench.sh),
 # without quotes or brackets, array items separated by spaces.
 meta_value() {
-	grep -o "\"$1\": \(\[[^]]*\]\|\"[^\"]*\"\|[0-9.]*\)" "$run/meta.json" | head -1 |
+	grep -o "\"$1\": \(\[[^]]*\]\|\"[^\"]*\"\|true\|false\|[0-9.]*\)" "$run/meta.json" | head -1 |
 		sed 's/^[^:]*: //; s/[]["]//g; s/,/ /g'
 }
 title="$(basename "$run"), $(meta_value mode) mode"
+# In icount mode a guest nanosecond is one instruction: say so on the axis.
+ns_unit=
+[ "$(meta_value mode)" != icount ] || ns_unit=' (icount: 1 ns = 1 instruction)'
+# A column of series.csv by its name in the header.
+series_col() {
+	head -1 "$report/series.csv" | tr ',' '\n' | grep -nx -- "$1" | cut -d: -f1 | grep . ||
+		die "series.csv has no column $1"
+}
 plots=()	# "file: what" or "skipped: why", for the report
 
 # A data block as read from stdin, or a one-point block of NaN when the
@@ -82,8 +90,44 @@ plot_lines() {
 		plots+=("skipped $out: no ${*%%|*} in this run")
 		return
 	fi
-	draw_lines "$out" "$xlabel" 'ns per operation (median, 95% CI)' "$logx" "$title"
+	draw_lines "$out" "$xlabel" "ns per operation$ns_unit (median of boots, range)" "$logx" "$title"
 	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
+}
+
+# plot_ratio OUT XLABEL LOGX XCOL "PANEL|METRIC|CONDITION"...: every
+# variant's ratio to the baseline against XCOL, over the A/A band.
+plot_ratio() {
+	local out=$1 xlabel=$2 logx=$3 xcol=$4 spec panels=() panel metric cond v
+	local ratio lo hi aa_lo aa_hi
+	ratio=$(series_col ratio) lo=$(series_col ratio_low) hi=$(series_col ratio_high)
+	aa_lo=$(series_col aa_low) aa_hi=$(series_col aa_high)
+	shift 4
+	: > "$report/$out.dat"
+	for spec in "$@"; do
+		IFS='|' read -r panel metric cond <<< "$spec"
+		awk -F, -v m="$metric" -v r="$ratio" "NR > 1 && \$1 == m && \$r != \"\" && ($cond) { found = 1 }
+			END { exit !found }" "$report/series.csv" || continue
+		panels+=("$panel")
+		{
+			awk -F, -v m="$metric" -v xcol="$xcol" -v lo="$aa_lo" -v hi="$aa_hi" \
+				"NR > 1 && \$1 == m && \$lo != \"\" && ($cond) && !seen[\$xcol]++ {
+				print \$xcol, \$lo, \$hi }" "$report/series.csv" | sort -n | block_or_gap
+			printf '\n\n'
+			for v in "${variants[@]:1}"; do
+				awk -F, -v m="$metric" -v v="$v" -v xcol="$xcol" -v r="$ratio" -v lo="$lo" -v hi="$hi" \
+					"NR > 1 && \$1 == m && \$2 == v && \$r != \"\" && ($cond) {
+					print \$xcol, \$r, \$lo, \$hi }" "$report/series.csv" | sort -n | block_or_gap
+				printf '\n\n'
+			done
+		} >> "$report/$out.dat"
+	done
+	if [ ${#panels[@]} -eq 0 ]; then
+		plots+=("skipped $out: no ${*%%|*} against the baseline in this run")
+		return
+	fi
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]:1}'; baseline='${variants[0]}'; xlabel='$xlabel'; logx=$logx; out='$report/$out'; title='$title'" \
+		"$RIG_ROOT/plot/ratio.gp"
+	plots+=("$out.png/.svg: ${panels[*]}, variant / ${variants[0]} against ${xlabel%% (*}, over the A/A band")
 }
 
 # CDF of every per-operation time of the registration benchmark at the
@@ -187,6 +231,16 @@ plot_registration_cdf
 plot_memory
 plot_memory_sites
 plot_lines open_cached "threads" 0 7 'open_cached_ns|open_cached_ns|$7 != ""'
+# The same headline families as ratios to the baseline, where 1% shows.
+plot_ratio registration_ratio "N (cdevs registered)" 1 3 \
+	'cdev_add_ns|cdev_add_ns|$4 == "" && $6 == ""' \
+	'cdev_del_ns|cdev_del_ns|$4 == "" && $6 == ""'
+plot_ratio open_lookup_ratio "N (cdevs registered)" 1 3 \
+	'open_lookup_ns(head)|open_lookup_ns|$6 == "head"' \
+	'open_lookup_ns(tail)|open_lookup_ns|$6 == "tail"'
+plot_ratio open_cached_ratio "threads" 0 7 'open_cached_ns|open_cached_ns|$7 != ""'
+plot_ratio memory_ratio "N (cdevs registered)" 1 3 \
+	'mem_bytes_per_cdev|mem_bytes_per_cdev|$4 == "" && $5 == ""'
 plot_lock_hold
 
 # The failure-path phase (fault kernels): one table per mode, variants in
@@ -258,7 +312,11 @@ failure_paths() {
 			print ""
 		}' "$run/samples.csv"
 }
-failure_paths > "$report/failure_paths.txt"
+if [ "$(meta_value faults)" = false ]; then
+	printf 'Failure paths: skipped (FAULTS=0: no fault kernels were booted)\n\n'
+else
+	failure_paths
+fi > "$report/failure_paths.txt"
 if [ -s "$report/failure_paths.txt" ]; then
 	cat "$report/failure_paths.txt" >> "$report/report.txt"
 	{ printf '## Failure paths\n\n```\n'; cat "$report/failure_paths.txt"; printf '```\n\n'; } >> "$report/report.md"
