@@ -828,7 +828,7 @@ static void format_interval(char *buf, size_t size, double lo, double hi)
 
 static void format_delta(char *buf, size_t size, double d)
 {
-	snprintf(buf, size, fabs(d) >= 10 || d == 0 ? "%+.0f" : "%+.1f", d);
+	snprintf(buf, size, fabs(d) >= 10 || d == round(d) ? "%+.0f" : "%+.1f", d);
 }
 
 /* The paired deltas of an icount comparison: "median (min..max)", or the
@@ -1053,17 +1053,19 @@ static void print_summary(const struct comparison *c, size_t n, int md)
 	FILE *out;
 
 	printf(md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
-	out = open_memstream(&line, &linelen);
-	fprintf(out, "run %s, %s mode, %s vCPU, %s boots x %s repetitions, N in {%s}; host: %s (%s cores), %s",
-		meta_field("run_id", b[0], sizeof(b[0])), meta_field("mode", b[1], sizeof(b[1])),
-		meta_field("vcpus", b[2], sizeof(b[2])), meta_field("boots", b[3], sizeof(b[3])),
-		meta_field("reps", b[4], sizeof(b[4])), meta_field("sweep_n", b[5], sizeof(b[5])),
-		meta_field("host_cpu", b[6], sizeof(b[6])),
-		meta_field("host_cores", b[7], sizeof(b[7])),
-		meta_field("qemu_version", b[8], sizeof(b[8])));
-	fclose(out);
-	print_wrapped(line, 78, "");
-	free(line);
+	if (nmetas) {
+		out = open_memstream(&line, &linelen);
+		fprintf(out, "run %s, %s mode, %s vCPU, %s boots x %s repetitions, N in {%s}; host: %s (%s cores), %s",
+			meta_field("run_id", b[0], sizeof(b[0])), meta_field("mode", b[1], sizeof(b[1])),
+			meta_field("vcpus", b[2], sizeof(b[2])), meta_field("boots", b[3], sizeof(b[3])),
+			meta_field("reps", b[4], sizeof(b[4])), meta_field("sweep_n", b[5], sizeof(b[5])),
+			meta_field("host_cpu", b[6], sizeof(b[6])),
+			meta_field("host_cores", b[7], sizeof(b[7])),
+			meta_field("qemu_version", b[8], sizeof(b[8])));
+		fclose(out);
+		print_wrapped(line, 78, "");
+		free(line);
+	}
 	line = NULL;
 	out = open_memstream(&line, &linelen);
 	fprintf(out, "Verdicts: %s", rule_text());

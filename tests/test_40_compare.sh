@@ -1,5 +1,6 @@
-# compare: statistics against scipy/numpy reference values, the CSV
-# contract, repeatable output, and refusals with clear messages.
+# compare: statistics against scipy/numpy reference values and printed
+# tables, the CSV contract, the verdict rules of each mode, repeatable
+# output, and refusals with clear messages.
 . "$(dirname "$0")/lib.sh"
 
 bin=build/bin
@@ -7,8 +8,8 @@ $bin/test_stats tests/fixtures/stats.csv
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# A synthetic run: "slow" is 50% slower than stock, "same" equal within
-# 0.2%; 2 boots x 8 repetitions, so verdicts are reachable.
+# A synthetic timing-mode run (no meta.json): "slow" is 50% slower than
+# stock, "same" equal within 0.2%; 2 boots x 8 repetitions.
 {
 	echo "variant,boot,metric,param,iter,value,unit"
 	for v in stock slow same; do
@@ -23,27 +24,103 @@ trap 'rm -rf "$tmp"' EXIT
 			done
 		done
 	done
-	echo "stock,1,only_in_stock_ns,-,0,5,ns"
+	echo "stock,1,chrdev_open_ns,-,0,5,ns"
 } > "$tmp/samples.csv"
 
 $bin/compare --format csv "$tmp/samples.csv" > "$tmp/out.csv"
-[ "$(head -1 "$tmp/out.csv")" = "metric,param,baseline,variant,n_base,n_var,median_base,median_var,ratio,ci_low,ci_high,p_value,verdict" ] ||
+[ "$(head -1 "$tmp/out.csv")" = "metric,param,baseline,variant,n_base,n_var,median_base,median_var,ratio,ci_low,ci_high,p_value,verdict,rule,floor,rep_spread,paired_median,paired_min,paired_max" ] ||
 	fail "compare.csv header differs from DESIGN.md"
-grep -q "^cdev_add_ns,n=10,stock,slow,16,16,.*,worse$" "$tmp/out.csv" ||
-	fail "a 50% slowdown is not 'worse': $(cat "$tmp/out.csv")"
-grep -q "^cdev_add_ns,n=10,stock,same,16,16,.*,same$" "$tmp/out.csv" ||
+# n_base and n_var count boots, the unit
+grep -q "^cdev_add_ns,n=10,stock,slow,2,2,.*,worse,t+gap," "$tmp/out.csv" ||
+	fail "a 50% slowdown is not 'worse' by t+gap: $(cat "$tmp/out.csv")"
+grep -q "^cdev_add_ns,n=10,stock,same,2,2,.*,same,t+gap," "$tmp/out.csv" ||
 	fail "equal samples are not 'same'"
-grep -q "^only_in_stock_ns,-,stock,slow,1,0,.*missing$" "$tmp/out.csv" ||
+grep -q "^chrdev_open_ns,-,stock,slow,1,0,.*missing," "$tmp/out.csv" ||
 	fail "a metric present on one side only is not reported as missing"
-$bin/compare --format csv --seed 1 "$tmp/samples.csv" | cmp -s - "$tmp/out.csv" ||
-	fail "the same input and seed gave different output"
+$bin/compare --format csv "$tmp/samples.csv" | cmp -s - "$tmp/out.csv" ||
+	fail "the same input gave different output"
 $bin/compare --format text "$tmp/samples.csv" > "$tmp/out.txt"
 awk 'length > 79 { bad = 1 } END { exit bad }' "$tmp/out.txt" ||
 	fail "the text report has lines of 80 columns or more"
-grep -q "Holm-adjusted over 4 comparisons" "$tmp/out.txt" ||
-	fail "the text report does not state the Holm correction"
+tr '\n' ' ' < "$tmp/out.txt" | grep -q "Holm family: the 4 headline comparisons" ||
+	fail "the text report does not state the Holm family"
 $bin/compare --format md "$tmp/samples.csv" | grep -q '^| cdev_add_ns | n=10 |' ||
 	fail "no markdown table"
+
+# icount mode (meta.json says so), 2 boots x 5 repetitions, every value
+# repeating as icount's do: "slow9" is nine times slower, "minus8" 8 ns
+# faster in every (boot, repetition) pair, "aa" the baseline's kernel
+# again (the A/A arm).  Counts compare exactly; fault-phase draws are not
+# compared; a rising trace_overhead_pct is "higher", not "better".
+mkdir "$tmp/ic"
+{
+	echo "variant,boot,metric,param,iter,value,unit"
+	for v in stock slow9 minus8 aa; do
+		for b in 1 2; do
+			for i in 0 1 2 3 4; do
+				for n in 1 10 100; do
+					case $v in
+					slow9) val=$((3000 + n)) ;;
+					minus8) val=$((333 + n - 8)) ;;
+					*) val=$((333 + n)) ;;
+					esac
+					echo "$v,$b,cdev_add_ns,n=$n,$i,$val,ns"
+				done
+			done
+			case $v in slow9) k=1 o=9 ;; *) k=0 o=3 ;; esac
+			echo "$v,$b,kernfs_nodes_per_cdev,n=100,0,$k,count"
+			echo "$v,$b,trace_overhead_pct,phase=add,0,$o,pct"
+			echo "$v,1,fail_handled,flavour=cdev_alloc,0,$((20 + b)),count"
+		done
+	done
+} > "$tmp/ic/samples.csv"
+cat > "$tmp/ic/meta.json" <<JSON
+{ "run_id": "ic", "mode": "icount", "faults": false, "variants": {
+  "stock": {"kernel": "stock", "kernel_release": "6.1-stock", "config_sha256": "aaaa", "series_sha256": "e3b0", "patches": [], "config_fragment": null},
+  "slow9": {"kernel": "slow9", "kernel_release": "6.1-slow9", "config_sha256": "aaaa", "series_sha256": "1234567890abcdef", "patches": ["chrdev: do it nine times"], "config_fragment": null},
+  "minus8": {"kernel": "minus8", "kernel_release": "6.1-minus8", "config_sha256": "aaaa", "series_sha256": "fedc", "patches": ["chrdev: save eight"], "config_fragment": null},
+  "aa": {"kernel": "stock", "kernel_release": "6.1-stock", "config_sha256": "aaaa", "series_sha256": "e3b0", "patches": [], "config_fragment": null} } }
+JSON
+$bin/compare --format csv "$tmp/ic/samples.csv" > "$tmp/ic/out.csv"
+for n in 1 10 100; do
+	grep -q "^cdev_add_ns,n=$n,stock,slow9,2,2,.*,worse,gap," "$tmp/ic/out.csv" ||
+		fail "icount: a nine-fold slowdown on tied values is not 'worse' by gap at n=$n: $(cat "$tmp/ic/out.csv")"
+	grep -q "^cdev_add_ns,n=$n,stock,aa,2,2,.*,same,gap," "$tmp/ic/out.csv" ||
+		fail "icount: the A/A arm is not 'same' at n=$n"
+	grep -q "^cdev_add_ns,n=$n,stock,minus8,.*,gap,0,0,-8,-8,-8$" "$tmp/ic/out.csv" ||
+		fail "icount: the paired delta of minus8 is not -8 in every pair at n=$n"
+done
+grep -q "^kernfs_nodes_per_cdev,n=100,stock,slow9,2,2,0,1,,,,,worse,exact," "$tmp/ic/out.csv" ||
+	fail "icount: a count from 0 to 1 is not an exact 'worse' without a p-value"
+grep -q "^trace_overhead_pct,phase=add,stock,slow9,.*,higher,gap," "$tmp/ic/out.csv" ||
+	fail "a rising trace_overhead_pct is not 'higher'"
+! grep -q "^fail_" "$tmp/ic/out.csv" || fail "fault-phase draws got a comparison"
+$bin/compare --format text "$tmp/ic/samples.csv" > "$tmp/ic/out.txt"
+first=$(sed -n '/^All comparisons/q;p' "$tmp/ic/out.txt")
+[ "$(wc -l <<< "$first")" -le 60 ] || fail "the first screen is longer than 60 lines"
+grep -q "A/A control aa: 0 of 4 headline comparisons better or worse" <<< "$first" ||
+	fail "the first screen does not give the A/A control's false positives"
+grep -q "^slow9 against stock: kernel 6.1-slow9, 1 patch, series 1234567890ab" <<< "$first" ||
+	fail "the first screen does not head a variant with its kernel and series"
+grep -q "^  | chrdev: do it nine times" <<< "$first" || fail "no patch subject under its variant"
+grep -qE "^  worse +cdev_add_ns +3/3 +\+[0-9]{3}%" <<< "$first" ||
+	fail "the first screen does not lead with slow9's cdev_add_ns"
+grep -q "Failure-path phase: skipped (FAULTS=0)" <<< "$first" || fail "a skipped phase is not named"
+grep -qE "^  n=1 +334 +-2.4% +-2.4..-2.4 +-8 +better$" "$tmp/ic/out.txt" ||
+	fail "the icount table does not show the paired delta beside the ratio"
+awk 'length > 79 { bad = 1 } END { exit bad }' "$tmp/ic/out.txt" ||
+	fail "the icount text report has lines of 80 columns or more"
+# The same in tcg mode: Welch's t and the gap; with one boot a side no
+# rule can decide.
+mkdir "$tmp/tcg" "$tmp/tcg1"
+sed 's/"icount"/"tcg"/' "$tmp/ic/meta.json" > "$tmp/tcg/meta.json"
+cp "$tmp/tcg/meta.json" "$tmp/tcg1/"
+cp "$tmp/ic/samples.csv" "$tmp/tcg/"
+awk -F, '$2 != 2' "$tmp/ic/samples.csv" > "$tmp/tcg1/samples.csv"
+$bin/compare --format csv "$tmp/tcg/samples.csv" | grep -q "^cdev_add_ns,n=1,stock,slow9,2,2,.*,worse,t+gap," ||
+	fail "tcg: a nine-fold slowdown is not 'worse' by t+gap"
+$bin/compare --format csv "$tmp/tcg1/samples.csv" | grep -q "^cdev_add_ns,n=1,stock,slow9,1,1,.*,unclear,1 boot," ||
+	fail "tcg: one boot a side is not 'unclear'"
 
 # Refusals.
 head -5 "$tmp/samples.csv" > "$tmp/bad.csv"
@@ -53,6 +130,12 @@ expect_fail "malformed value" "bad.csv:6: value '12x' is not a number" \
 head -5 "$tmp/samples.csv" > "$tmp/bad.csv"
 printf 'stock,1,cdev_add_ns,n=10,9' >> "$tmp/bad.csv"
 expect_fail "truncated file" "bad.csv:6: truncated line" $bin/compare "$tmp/bad.csv"
+printf 'variant,boot,metric\n' > "$tmp/bad.csv"
+expect_fail "wrong header" "bad.csv:1: header is not" $bin/compare "$tmp/bad.csv"
+head -1 "$tmp/samples.csv" > "$tmp/bad.csv"
+echo "stock,1,made_up_ns,-,0,1,ns" >> "$tmp/bad.csv"
+expect_fail "undeclared metric" "metric made_up_ns is not declared in bench/metrics.def" \
+	$bin/compare "$tmp/bad.csv"
 printf 'variant,boot,metric\n' > "$tmp/bad.csv"
 expect_fail "wrong header" "bad.csv:1: header is not" $bin/compare "$tmp/bad.csv"
 
@@ -75,6 +158,6 @@ meta icount bbbb > "$tmp/a/meta.json"
 expect_fail "undeclared config difference" \
 	"slow was built with another kernel config than stock" $bin/compare "$tmp/a/samples.csv"
 meta icount bbbb '"patches/slow/config"' > "$tmp/a/meta.json"
-$bin/compare "$tmp/a/samples.csv" | grep -q "slow: kernel 6.1-slow, own config fragment" ||
+$bin/compare "$tmp/a/samples.csv" | grep -q "^slow against stock: kernel 6.1-slow, .*, own config fragment" ||
 	fail "a declared config fragment is not accepted and reported"
 echo "compare checks passed"

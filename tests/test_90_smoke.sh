@@ -1,13 +1,15 @@
-# End to end: make bench QUICK=1 in icount mode on every variant, two
-# boots each and the failure-path phase on the fault kernels, into a
-# results folder of its own; then check the run against DESIGN.md's
-# contract.  Also: a second 'make kernels' compiles nothing.
+# End to end: make bench QUICK=1 AA=1 in icount mode on every variant, two
+# boots each, the A/A arm, and the failure-path phase on the fault
+# kernels, into a results folder of its own; then check the run against
+# DESIGN.md's contract and the verdicts against what is known: the A/A arm
+# changes nothing, sysfs-cdev's cdev_add() is several times slower.  Also:
+# a second 'make kernels' compiles nothing.
 . "$(dirname "$0")/lib.sh"
 
 results=build/test-results
 rm -rf "$results"
 mapfile -t variants < <(. scripts/lib.sh && all_variants)
-make --no-print-directory bench QUICK=1 MODE=icount BOOTS=2 \
+make --no-print-directory bench QUICK=1 MODE=icount BOOTS=2 AA=1 \
 	VARIANTS="${variants[*]}" RESULTS_DIR="$results"
 
 run=$results/latest
@@ -44,6 +46,21 @@ done
 grep -q '^sysfs-cdev,1,fail_kset_refs_left,flavour=cdev_del_on_fail,0,0,count$' \
 	"$run/samples.csv" || fail "no kset reference row for sysfs-cdev's cdev_del_on_fail"
 grep -q "^Failure paths" "$run/report/report.txt" || fail "the report has no failure-path section"
+
+# Verdicts (compare.csv: metric,param,baseline,variant,...,verdict in
+# column 13).  The A/A arm boots the baseline's kernel: no headline
+# comparison may be better or worse.
+headline=$(sed -n 's/^METRIC(\([a-z_]*\), .*HEADLINE)$/\1/p' bench/metrics.def | paste -sd'|')
+aa=$(awk -F, -v re="^($headline)$" '$4 == "stock-aa" && $1 ~ re' "$run/report/compare.csv")
+[ -n "$aa" ] || fail "compare.csv has no headline rows for the A/A arm stock-aa"
+! awk -F, '$13 == "better" || $13 == "worse"' <<< "$aa" | grep . ||
+	fail "the A/A arm got a better/worse verdict"
+grep -q "^A/A control stock-aa: 0 of [1-9][0-9]* headline comparisons" "$run/report/report.txt" ||
+	fail "the report does not state the A/A control's false positives"
+add=$(awk -F, '$1 == "cdev_add_ns" && $4 == "sysfs-cdev" { print $13 }' "$run/report/compare.csv" | sort -u)
+[ "$add" = worse ] || fail "sysfs-cdev cdev_add_ns is not 'worse' at every N: $add"
+[ "$(sed -n '/^All comparisons/q;p' "$run/report/report.txt" | wc -l)" -le 60 ] ||
+	fail "the report's first screen is longer than 60 lines"
 echo "smoke run complete: $(readlink "$run")"
 
 out=$(make --no-print-directory kernels VARIANTS="stock sysfs-cdev" 2>&1)
