@@ -113,10 +113,20 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt,
 
 static void *xrealloc(void *p, size_t size)
 {
-	p = realloc(p, size);
+	p = realloc(p, size ? size : 1);	/* never a free */
 	if (!p)
 		die("out of memory");
 	return p;
+}
+
+/* A stream into a growing buffer, for text that is wrapped afterwards. */
+static FILE *xmemstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (!f)
+		die("out of memory");
+	return f;
 }
 
 static char *xstrdup(const char *s)
@@ -1020,7 +1030,7 @@ static void print_variant_heading(const char *variant, int md)
 	const struct json *vm = variant_meta(variant, &path), *p;
 	char *text = NULL;
 	size_t count = 0, len = 0;
-	FILE *out = open_memstream(&text, &len);
+	FILE *out = xmemstream(&text, &len);
 
 	for (p = vm ? json_get(vm, "patches") : NULL, p = p ? p->child : NULL; p; p = p->next)
 		count++;
@@ -1054,7 +1064,7 @@ static void print_summary(const struct comparison *c, size_t n, int md)
 
 	printf(md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
 	if (nmetas) {
-		out = open_memstream(&line, &linelen);
+		out = xmemstream(&line, &linelen);
 		fprintf(out, "run %s, %s mode, %s vCPU, %s boots x %s repetitions, N in {%s}; host: %s (%s cores), %s",
 			meta_field("run_id", b[0], sizeof(b[0])), meta_field("mode", b[1], sizeof(b[1])),
 			meta_field("vcpus", b[2], sizeof(b[2])), meta_field("boots", b[3], sizeof(b[3])),
@@ -1067,7 +1077,7 @@ static void print_summary(const struct comparison *c, size_t n, int md)
 		free(line);
 	}
 	line = NULL;
-	out = open_memstream(&line, &linelen);
+	out = xmemstream(&line, &linelen);
 	fprintf(out, "Verdicts: %s", rule_text());
 	if (!deterministic)
 		fprintf(out, " Holm family: the %zu headline comparisons (metrics declared headline in bench/metrics.def), alpha %g; secondary: its own family of %zu.",
