@@ -1075,6 +1075,8 @@ static void print_summary(const struct comparison *c, size_t n, int md)
 		fclose(out);
 		print_wrapped(line, 78, "");
 		free(line);
+		if (md)
+			printf("\n");
 	}
 	line = NULL;
 	out = xmemstream(&line, &linelen);
@@ -1109,6 +1111,8 @@ static void print_summary(const struct comparison *c, size_t n, int md)
 	fclose(out);
 	print_wrapped(line, 78, "");
 	free(line);
+	if (md)
+		printf("\n");
 	if (aa_arm) {
 		size_t fp = 0, total = 0;
 		double largest = 0;
