@@ -6,6 +6,9 @@ expect_fail "unknown variant" "unknown variant 'no-such'; valid variants: stock"
 expect_fail "bad BOOTS" "BOOTS must be a positive number" \
 	env VARIANTS=stock BOOTS=x scripts/bench.sh
 expect_fail "unknown mode" "unknown MODE 'fast'" env MODE=fast scripts/bench.sh
+expect_fail "bad AA" "AA must be 0 or 1" env VARIANTS=stock AA=yes scripts/bench.sh
+expect_fail "A/A arm without its baseline" "AA=1 needs the baseline 'stock' in VARIANTS" \
+	env VARIANTS=sysfs-cdev AA=1 scripts/bench.sh
 
 # A patch that does not apply names the variant, the patch and the hunk,
 # and leaves the variant's tree pristine for the next try.
