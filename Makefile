@@ -2,14 +2,11 @@
 #   make bench      set up, build the kernels, boot, measure, report
 #   make test       host tests and an end-to-end smoke run
 #   make compare    the report of a run (RUN=, BASELINE=)
-# Variables (make VAR=value): VARIANTS, BOOTS, MODE, QUICK, FAULTS, AA, RESULTS_DIR,
-# LABEL, SWEEP_N, SPREAD_MAJORS, REPS, OPS, THREADS, TRACE_N, VCPUS, GUEST_MEM,
-# BOOT_TIMEOUT, BUILD_DIR, JOBS,
-# RUN, BASELINE.
+# Settings (make VAR=value): every name declared in scripts/settings.def,
+# with its default, check and meaning there and in README.md.
 
 SHELL := /bin/bash
-export VARIANTS BOOTS MODE QUICK FAULTS AA RESULTS_DIR LABEL SWEEP_N SPREAD_MAJORS REPS OPS THREADS TRACE_N VCPUS \
-	GUEST_MEM BOOT_TIMEOUT BUILD_DIR JOBS RUN BASELINE
+export $(shell sed -n 's/^\([A-Z_][A-Z_0-9]*\) *|.*/\1/p' scripts/settings.def)
 
 BIN_DIR := $(or $(BUILD_DIR),build)/bin
 # User-space programs that run in the guest: the selftest, and one file per
@@ -18,7 +15,7 @@ PROGS := $(patsubst %.c,$(BIN_DIR)/%,$(notdir $(wildcard bench/selftest/*.c benc
 		$(filter-out bench/mem/slab_counters.c,$(wildcard bench/mem/*.c))))) \
 	$(patsubst bench/user/%.c,$(BIN_DIR)/%,$(filter-out bench/user/harness.c,$(wildcard bench/user/*.c)))
 SLAB_COUNTERS := bench/mem/slab_counters.c bench/mem/slab_counters.h
-CFLAGS := -O2 -g -Wall -Wextra -Werror
+CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 COMPARE_SRCS := plot/compare.c plot/stats.c plot/json.c
 
 .PHONY: all deps kernels progs tools bench compare test clean

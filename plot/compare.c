@@ -111,8 +111,20 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt,
 	exit(1);
 }
 
+static void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+/* Grow an array; realloc(NULL, ...) goes through xmalloc. */
 static void *xrealloc(void *p, size_t size)
 {
+	if (!p)
+		return xmalloc(size);
 	p = realloc(p, size ? size : 1);	/* never a free */
 	if (!p)
 		die("out of memory");
@@ -387,8 +399,8 @@ static int cmp_group(const void *x, const void *y)
  * gets the largest relative range of repetitions within one boot. */
 static size_t boot_medians(const struct group *g, double *med, double *rep_spread)
 {
-	double *v = xrealloc(NULL, g->n * sizeof(*v));
-	int *ids = xrealloc(NULL, g->n * sizeof(*ids));
+	double *v = xmalloc(g->n * sizeof(*v));
+	int *ids = xmalloc(g->n * sizeof(*ids));
 	size_t i, j, k, nb = 0;
 
 	*rep_spread = 0;
@@ -481,7 +493,7 @@ static int gap(const struct comparison *x, double thr)
  * both ran the same sequence, so each is an exact effect. */
 static void paired_deltas(struct comparison *x)
 {
-	double *d = xrealloc(NULL, x->base->n * sizeof(*d));
+	double *d = xmalloc(x->base->n * sizeof(*d));
 	size_t i, j;
 
 	x->npairs = 0;
@@ -505,8 +517,8 @@ static void paired_deltas(struct comparison *x)
  * which is the interval of the ratio where boots vary little. */
 static void welch_test(struct comparison *x)
 {
-	double *b = xrealloc(NULL, x->nb * sizeof(*b));
-	double *v = xrealloc(NULL, x->nv * sizeof(*v));
+	double *b = xmalloc(x->nb * sizeof(*b));
+	double *v = xmalloc(x->nv * sizeof(*v));
 	int logs = min_of(x->bmed, x->nb) > 0 && min_of(x->vmed, x->nv) > 0;
 	double diff, se, df, tq;
 	size_t i;
@@ -620,8 +632,8 @@ static struct comparison *compare_all(size_t *count)
 			x->rule = "";
 			continue;
 		}
-		x->bmed = xrealloc(NULL, x->base->n * sizeof(double));
-		x->vmed = xrealloc(NULL, x->var->n * sizeof(double));
+		x->bmed = xmalloc(x->base->n * sizeof(double));
+		x->vmed = xmalloc(x->var->n * sizeof(double));
 		x->nb = boot_medians(x->base, x->bmed, &x->rep_spread);
 		x->nv = boot_medians(x->var, x->vmed, &spread);
 		x->rep_spread = fmax(x->rep_spread, spread);
@@ -631,7 +643,7 @@ static struct comparison *compare_all(size_t *count)
 	}
 	/* Holm within each family over the comparisons that got a p-value */
 	for (f = HEADLINE; f <= SECONDARY; f++) {
-		double *p = xrealloc(NULL, (n ? n : 1) * sizeof(*p));
+		double *p = xmalloc((n ? n : 1) * sizeof(*p));
 		size_t np = 0;
 
 		for (i = 0; i < n; i++)
@@ -751,7 +763,7 @@ static void print_series(const struct comparison *c, size_t n)
 	for (i = 0; i < ngroups; i++) {
 		const struct group *g = &groups[i];
 		const struct comparison *x = NULL, *aa = NULL;
-		double *med = xrealloc(NULL, g->n * sizeof(*med)), spread;
+		double *med = xmalloc(g->n * sizeof(*med)), spread;
 		size_t nb = boot_medians(g, med, &spread);
 
 		if (g->decl->kind == DRAW) {
@@ -925,7 +937,7 @@ static int cmp_effect(const void *a, const void *b)
  * the changes, largest first, then the metrics that did not change. */
 static void print_changes(const struct comparison *c, size_t n, const char *variant)
 {
-	const struct comparison **rows = xrealloc(NULL, (n ? n : 1) * sizeof(*rows));
+	const struct comparison **rows = xmalloc((n ? n : 1) * sizeof(*rows));
 	size_t i, j, k, nr = 0, secondary = 0, secondary_changed = 0;
 
 	for (i = 0; i < n; i++) {
@@ -1086,7 +1098,7 @@ static void print_summary(const struct comparison *c, size_t n, int md)
 			family_size[HEADLINE], opt.alpha, family_size[SECONDARY]);
 	fprintf(out, " --min-effect %g%%.", opt.min_effect * 100);
 	{
-		double *f = xrealloc(NULL, ngroups * sizeof(*f)), spread;
+		double *f = xmalloc(ngroups * sizeof(*f)), spread;
 		size_t nf = 0;
 
 		for (i = 0; i < ngroups; i++) {
@@ -1097,7 +1109,7 @@ static void print_summary(const struct comparison *c, size_t n, int md)
 			if (strcmp(g->variant, opt.baseline) || g->decl->family != HEADLINE ||
 			    g->decl->kind != SAMPLE)
 				continue;
-			med = xrealloc(NULL, g->n * sizeof(*med));
+			med = xmalloc(g->n * sizeof(*med));
 			nb = boot_medians(g, med, &spread);
 			f[nf] = boot_spread(med, nb);
 			nf += !isnan(f[nf]);
@@ -1280,7 +1292,9 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: compare [--baseline V] [--format text|md|csv|series] [--alpha A]\n"
-		"               [--min-effect E] samples.csv...\n");
+		"               [--min-effect E] samples.csv...\n"
+		"       compare --meta KEY RUN/samples.csv   (a value of RUN/meta.json;\n"
+		"               arrays as words, booleans as true/false)\n");
 	exit(2);
 }
 
@@ -1301,9 +1315,12 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "min-effect", required_argument, NULL, 'e' },
+		{ "meta", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct comparison *c;
+	const char *meta_key = NULL;
+	char buf[4096];
 	size_t n, i;
 	int ch;
 
@@ -1313,11 +1330,19 @@ int main(int argc, char **argv)
 		case 'f': opt.format = optarg; break;
 		case 'a': opt.alpha = parse_number("alpha", optarg, 0, 1); break;
 		case 'e': opt.min_effect = parse_number("min-effect", optarg, 0, 100); break;
+		case 'm': meta_key = optarg; break;
 		default: usage();
 		}
 	}
 	if (optind == argc)
 		usage();
+	if (meta_key) {
+		read_meta(argv[optind]);
+		if (!nmetas || !json_get(metas[0].doc, meta_key))
+			die("%s: no meta.json beside it, or no '%s' in it", argv[optind], meta_key);
+		puts(meta_field(meta_key, buf, sizeof(buf)));
+		return 0;
+	}
 	if (strcmp(opt.format, "text") && strcmp(opt.format, "md") &&
 	    strcmp(opt.format, "csv") && strcmp(opt.format, "series"))
 		die("--format: '%s' is not text, md, csv or series", opt.format);

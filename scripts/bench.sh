@@ -6,55 +6,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-QUICK=${QUICK:-0}
-MODE=${MODE:-auto}
-if [ "$MODE" = auto ]; then
-	if [ -w /dev/kvm ]; then MODE=kvm; else MODE=icount; fi
-fi
-case $MODE in
-icount) VCPUS=${VCPUS:-1} ;;	# icount runs one vCPU thread anyway
-tcg | kvm) VCPUS=${VCPUS:-$(nproc)} ;;
-*) die "unknown MODE '$MODE': auto, icount, tcg or kvm" ;;
-esac
-if [ "$QUICK" = 1 ]; then
-	BOOTS=${BOOTS:-2} SWEEP_N=${SWEEP_N:-1 10 100 1000} REPS=${REPS:-5} OPS=${OPS:-50}
-else
-	BOOTS=${BOOTS:-3} SWEEP_N=${SWEEP_N:-1 10 100 1000 10000} REPS=${REPS:-5} OPS=${OPS:-200}
-fi
-# Majors of the spread registration layout (run for N >= 10 x SPREAD_MAJORS);
-# dynamic majors run out at about 150.
-SPREAD_MAJORS=${SPREAD_MAJORS:-10}
-# N of the traced pass: the largest N of the sweep up to 1000, so that
-# tracing stays short.
-TRACE_N=${TRACE_N:-$(printf '%s\n' $SWEEP_N | awk '$1 <= 1000' | sort -n | tail -1)}
-# Threads for open_cached_ns: 1, 2 and, where vCPUs run in parallel, VCPUS.
-THREADS=${THREADS:-$(printf '%s\n' 1 2 $([ "$MODE" != icount ] && echo "$VCPUS") | sort -nu | tr '\n' ' ')}
-GUEST_MEM=${GUEST_MEM:-1024}
-# 1: after the timing boots, one boot per variant of its fault kernel for
-# the failure-path phase (patches/fault.config).
-FAULTS=${FAULTS:-1}
-# 1: an A/A control, the baseline's kernel booted as a second arm named
-# BASELINE-aa, interleaved with the others; the report counts the verdicts
-# it gets, which should all be "same".
-AA=${AA:-0}
-BASELINE=${BASELINE:-stock}
-RESULTS_DIR=$(mkdir -p "${RESULTS_DIR:-$RIG_ROOT/results}" && cd "${RESULTS_DIR:-$RIG_ROOT/results}" && pwd)
-export MODE VCPUS GUEST_MEM
-
-read -r -a variants <<< "${VARIANTS:-$(all_variants | tr '\n' ' ')}"
-[ ${#variants[@]} -gt 0 ] || die "VARIANTS is empty"
-for v in "${variants[@]}"; do check_variant "$v"; done
-[[ $BOOTS =~ ^[1-9][0-9]*$ ]] || die "BOOTS must be a positive number, not '$BOOTS'"
-[[ $REPS =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive number, not '$REPS'"
-[[ $OPS =~ ^[1-9][0-9]*$ ]] || die "OPS must be a positive number, not '$OPS'"
-[[ $TRACE_N =~ ^[1-9][0-9]*$ ]] || die "TRACE_N must be a positive number (SWEEP_N needs an N <= 1000), not '$TRACE_N'"
-[[ $SPREAD_MAJORS =~ ^[1-9][0-9]*$ ]] && [ "$SPREAD_MAJORS" -le 100 ] ||
-	die "SPREAD_MAJORS must be a number from 1 to 100, not '$SPREAD_MAJORS'"
-for n in $SWEEP_N; do
-	[[ $n =~ ^[1-9][0-9]*$ ]] || die "SWEEP_N holds '$n', not a positive number"
-done
-[[ $FAULTS =~ ^[01]$ ]] || die "FAULTS must be 0 or 1, not '$FAULTS'"
-[[ $AA =~ ^[01]$ ]] || die "AA must be 0 or 1, not '$AA'"
+# Every setting has its value and has been checked (scripts/settings.def).
+RESULTS_DIR=$(mkdir -p "$RESULTS_DIR" && cd "$RESULTS_DIR" && pwd)
+read -r -a variants <<< "$VARIANTS"
 # Arms are what boots: the variants, then the A/A arm right after its
 # baseline so that both see the same stretch of host load.
 arms=()
@@ -82,81 +36,69 @@ run_id=$(date -u +%Y%m%dT%H%M%SZ)${LABEL:+-$LABEL}
 run=$RESULTS_DIR/$run_id
 [ ! -e "$run" ] || die "$run already exists"
 mkdir -p "$run"
+# However the run ends, its status says how: a run still "running" is one
+# that is running.
 echo running > "$run/status"
+run_status=failed
+set_status() { [ "$(cat "$run/status")" != running ] || echo "$run_status" > "$run/status"; }
+trap 'set_status' EXIT
 interrupted() {
-	echo interrupted > "$run/status"
+	run_status=interrupted
 	log "interrupted: $run is marked interrupted and does not become latest"
 	exit 130
 }
-trap interrupted INT TERM
+trap interrupted INT TERM HUP
 
-json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
-
-# The subjects of a variant's patches as a JSON array, so that a report
-# says which patches ran.
+# The subjects of a variant's patches, one per line, so that a report says
+# which patches ran: each Subject header unfolded (continuation lines start
+# with blanks), without its [PATCH] prefix.
 patch_subjects() {
-	local p first=1 patches
+	local p patches
 	mapfile -t patches < <(series_patches "$1")
-	printf '['
 	for p in "${patches[@]}"; do
-		[ $first = 1 ] || printf ', '
-		first=0
-		# the header unfolded: continuation lines start with blanks
-		json_str "$(awk '/^Subject:/ { s = $0; on = 1; next }
+		awk '/^Subject:/ { s = $0; on = 1; next }
 			on && /^[ \t]/ { s = s $0; next } on { exit }
-			END { sub(/^Subject: *(\[[^]]*\] *)?/, "", s); gsub(/[ \t]+/, " ", s); print s }' "$p")"
+			END { sub(/^Subject: *(\[[^]]*\] *)?/, "", s); gsub(/[ \t]+/, " ", s); print s }' "$p"
 	done
-	printf ']'
 }
 
+# meta.json, written by jq from values read first, so that a value that
+# cannot be read fails the run instead of leaving a hole.
 write_meta() {
-	local v k tree first=1 commit
+	local v k tree obj fobj commit cpu qemu subjects release config series fragment arm
+	local arms_json='{}'
 	commit=$(git -C "$RIG_ROOT" rev-parse HEAD 2> /dev/null || echo unknown)
 	[ -z "$(git -C "$RIG_ROOT" status --porcelain --untracked-files=no 2> /dev/null)" ] ||
 		commit="$commit-dirty"
-	{
-		echo "{"
-		echo "  \"run_id\": $(json_str "$run_id"),"
-		echo "  \"date\": $(json_str "$(date -u +%Y-%m-%dT%H:%M:%SZ)"),"
-		echo "  \"rig_commit\": $(json_str "$commit"),"
-		echo "  \"host_cpu\": $(json_str "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"),"
-		echo "  \"host_cores\": $(nproc),"
-		echo "  \"qemu_version\": $(json_str "$(qemu-system-x86_64 --version | head -1)"),"
-		echo "  \"mode\": $(json_str "$MODE"),"
-		echo "  \"vcpus\": $VCPUS,"
-		echo "  \"guest_mem_mib\": $GUEST_MEM,"
-		echo "  \"sweep_n\": [$(echo $SWEEP_N | tr ' ' ',')],"
-		echo "  \"spread_majors\": $SPREAD_MAJORS,"
-		echo "  \"trace_n\": $TRACE_N,"
-		echo "  \"reps\": $REPS,"
-		echo "  \"ops\": $OPS,"
-		echo "  \"threads\": [$(echo $THREADS | tr ' ' ',')],"
-		echo "  \"boots\": $BOOTS,"
-		echo "  \"quick\": $([ "$QUICK" = 1 ] && echo true || echo false),"
-		echo "  \"faults\": $([ "$FAULTS" = 1 ] && echo true || echo false),"
-		echo "  \"baseline\": $(json_str "$BASELINE"),"
-		echo "  \"variants\": {"
-		for v in "${arms[@]}"; do
-			k=$(arm_kernel "$v")
-			tree=$(variant_dir "$k")
-			[ $first = 1 ] || echo ","
-			first=0
-			printf '    %s: {"kernel": %s, "kernel_release": %s, "config_sha256": %s, "series_sha256": %s, "patches": %s, "config_fragment": %s' \
-				"$(json_str "$v")" "$(json_str "$k")" \
-				"$(json_str "$(cat "$tree/obj/include/config/kernel.release")")" \
-				"$(json_str "$(sha256sum < "$tree/obj/.config" | cut -d' ' -f1)")" \
-				"$(json_str "$(cat "$tree/.cdevbench/series.sha")")" \
-				"$(patch_subjects "$k")" \
-				"$( [ -f "$PATCHES_DIR/$k/config" ] && json_str "patches/$k/config" || echo null)"
-			[ "$FAULTS" = 0 ] || printf ', "fault_kernel_release": %s, "fault_config_sha256": %s, "fault_config_fragment": "patches/fault.config"' \
-				"$(json_str "$(cat "$tree/obj-fault/include/config/kernel.release")")" \
-				"$(json_str "$(sha256sum < "$tree/obj-fault/.config" | cut -d' ' -f1)")"
-			printf '}'
-		done
-		echo
-		echo "  }"
-		echo "}"
-	} > "$run/meta.json"
+	cpu=$(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)
+	qemu=$(qemu-system-x86_64 --version | head -1)
+	[ -n "$qemu" ] || die "qemu-system-x86_64 --version printed nothing"
+	for v in "${arms[@]}"; do
+		k=$(arm_kernel "$v")
+		tree=$(variant_dir "$k") obj=$(kernel_obj_dir "$k") fobj=$(kernel_obj_dir "$k" fault)
+		subjects=$(patch_subjects "$k" | jq -R . | jq -s .)
+		release=$(< "$obj/include/config/kernel.release")
+		config=$(sha256sum < "$obj/.config" | cut -d' ' -f1)
+		series=$(< "$tree/.cdevbench/series.sha")
+		fragment=null
+		[ ! -f "$PATCHES_DIR/$k/config" ] || fragment="\"patches/$k/config\""
+		arm=$(jq -n --arg kernel "$k" --arg kernel_release "$release" --arg config_sha256 "$config" \
+			--arg series_sha256 "$series" --argjson patches "$subjects" \
+			--argjson config_fragment "$fragment" '$ARGS.named')
+		if [ "$FAULTS" = 1 ]; then
+			release=$(< "$fobj/include/config/kernel.release")
+			config=$(sha256sum < "$fobj/.config" | cut -d' ' -f1)
+			arm=$(jq --arg fault_kernel_release "$release" --arg fault_config_sha256 "$config" \
+				--arg fault_config_fragment patches/fault.config '. + $ARGS.named' <<< "$arm")
+		fi
+		arms_json=$(jq --arg v "$v" --argjson arm "$arm" '. + {($v): $arm}' <<< "$arms_json")
+	done
+	settings_jq_args
+	jq -n --arg run_id "$run_id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+		--arg rig_commit "$commit" --arg host_cpu "$cpu" --argjson host_cores "$(nproc)" \
+		--arg qemu_version "$qemu" "${SETTINGS_JQ_ARGS[@]}" --argjson variants "$arms_json" \
+		'$ARGS.named' > "$run/meta.json.tmp"
+	mv "$run/meta.json.tmp" "$run/meta.json"
 }
 write_meta
 
@@ -179,12 +121,7 @@ boot_one() {
 		echo "MODULE_DIR=$(module_dir "$k" "$flavour")"
 		echo "BIN_DIR=$BUILD_DIR/bin"
 		echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$k/selftest.args" 2> /dev/null || true)'"
-		echo "SWEEP_N='$SWEEP_N'"
-		echo "SPREAD_MAJORS=$SPREAD_MAJORS"
-		echo "TRACE_N=$TRACE_N"
-		echo "REPS=$REPS"
-		echo "OPS=$OPS"
-		echo "THREADS='$THREADS'"
+		settings_env guest
 	} > "$boot_dir/suite.env"
 	log "$what: $v booting ($flavour kernel, $MODE, $VCPUS vCPU)"
 	t=$(date +%s)
@@ -225,4 +162,4 @@ fi
 echo complete > "$run/status"
 ln -sfn "$run_id" "$RESULTS_DIR/latest"
 log "step 3/3: run complete: $run (latest); comparing"
-RUN=$run RESULTS_DIR=$RESULTS_DIR BASELINE=$BASELINE "$RIG_ROOT/scripts/compare.sh"
+RUN=$run "$RIG_ROOT/scripts/compare.sh"

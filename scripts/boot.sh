@@ -5,47 +5,46 @@
 # and exit-status.  The host root is shared read-only over 9p, BOOT_DIR
 # writable.  Exits with the suite's status; 124 on a hang (per-boot
 # timeout), 125 on a panic or a guest that gave no status.
-# Environment: MODE (icount|tcg|kvm), VCPUS, GUEST_MEM, BOOT_TIMEOUT.
+# Settings used (scripts/settings.def): MODE, VCPUS, GUEST_MEM, BOOT_TIMEOUT.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: boot.sh VARIANT BOOT_DIR}
 boot_dir=$(cd "${2:?usage: boot.sh VARIANT BOOT_DIR}" && pwd)
 bzimage=$(kernel_obj_dir "$variant" "${3:-timing}")/arch/x86/boot/bzImage
-MODE=${MODE:?MODE must be icount, tcg or kvm}
-VCPUS=${VCPUS:-1}
-GUEST_MEM=${GUEST_MEM:-1024}
-BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 
 [ -f "$bzimage" ] || die "no ${3:-timing} kernel for $variant: run 'make kernels'"
 [ -f "$boot_dir/suite.env" ] || die "$boot_dir/suite.env missing"
 
 case $MODE in
-icount) accel=(-accel tcg -cpu max -icount shift=0,sleep=off) ;;
-tcg) accel=(-accel tcg,thread=multi -cpu max) ;;
+icount) accel=(-accel tcg -cpu max -icount 'shift=0,sleep=off') ;;
+tcg) accel=(-accel 'tcg,thread=multi' -cpu max) ;;
 kvm) accel=(-accel kvm -cpu host) ;;
-*) die "unknown MODE '$MODE' (icount, tcg or kvm)" ;;
 esac
 
 # tsc=reliable keeps the guest on the TSC (cheap to read, derived from the
 # instruction count in icount mode) instead of falling back to jiffies.
 # slab_nomerge gives every cache its own /proc/slabinfo line (kernfs nodes).
-cmdline="console=ttyS0 root=hostroot rootfstype=9p ro
- rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144
- init=$RIG_ROOT/guest-init/init cdevbench_guest=1
- panic=-1 oops=panic clocksource=tsc tsc=reliable nokaslr slab_nomerge"
+# An array, joined with blanks for -append: no word of it is ever
+# glob-expanded (slub_debug's cache list holds a '*').
+cmdline=(console=ttyS0 root=hostroot rootfstype=9p ro
+	'rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144'
+	"init=$RIG_ROOT/guest-init/init" cdevbench_guest=1
+	panic=-1 oops=panic clocksource=tsc tsc=reliable nokaslr slab_nomerge)
 # A fault kernel: failslab may fail every slab cache (the phase turns on
 # failslab's cache filter) except kmemleak's own, whose metadata allocation
 # follows every tracked one and would double every failure point.
-[ "${3:-timing}" = timing ] || cmdline+=" slub_debug=A;-,kmemleak_*"
+[ "${3:-timing}" = timing ] || cmdline+=('slub_debug=A;-,kmemleak_*')
 
 rm -f "$boot_dir/exit-status"
 rc=0
-timeout -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
+# --foreground keeps QEMU in make's process group, so that Ctrl-C stops
+# the boot at once instead of after the guest is done.
+timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
 	"${accel[@]}" -smp "$VCPUS" -m "$GUEST_MEM" \
 	-display none -monitor none -no-reboot -no-user-config -nodefaults \
 	-serial "file:$boot_dir/serial.log" \
-	-kernel "$bzimage" -append "$(echo $cmdline)" \
+	-kernel "$bzimage" -append "${cmdline[*]}" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$boot_dir,mount_tag=results,security_model=none,multidevs=remap" \
 	> "$boot_dir/qemu.log" 2>&1 || rc=$?
@@ -60,7 +59,7 @@ if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	log "$variant: guest hung: no power-off within ${BOOT_TIMEOUT}s"
 	exit 124
 fi
-if grep -qE 'Kernel panic|BUG: |Oops|WARNING: CPU' "$boot_dir/serial.log"; then
+if grep -qsE 'Kernel panic|BUG: |Oops|WARNING: CPU' "$boot_dir/serial.log"; then
 	tail_log
 	log "$variant: kernel panic, oops or warning in the serial log"
 	exit 125

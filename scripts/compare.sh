@@ -6,15 +6,13 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-RESULTS_DIR=${RESULTS_DIR:-$RIG_ROOT/results}
-run=$(cd "${RUN:-$RESULTS_DIR/latest}" 2> /dev/null && pwd -P) ||
-	die "no run at ${RUN:-$RESULTS_DIR/latest}: run 'make bench' or set RUN"
+run=$(cd "$RUN" 2> /dev/null && pwd -P) || die "no run at $RUN: run 'make bench' or set RUN"
 [ -f "$run/samples.csv" ] || die "$run has no samples.csv"
 compare=$BUILD_DIR/bin/compare
 [ -x "$compare" ] || die "$compare missing: run 'make tools'"
 report=$run/report
 mkdir -p "$report"
-args=(--baseline "${BASELINE:-stock}")
+args=(--baseline "$BASELINE")
 
 for fmt in text md csv series; do
 	case $fmt in
@@ -28,15 +26,10 @@ for fmt in text md csv series; do
 done
 
 # Variants in the order of the run, baseline first.
-baseline=${BASELINE:-stock}
 mapfile -t variants < <(tail -n +2 "$run/samples.csv" | cut -d, -f1 | awk '!seen[$0]++' |
-	awk -v b="$baseline" '$0 == b { print; next } { rest[++n] = $0 } END { for (i = 1; i <= n; i++) print rest[i] }')
-# A top-level number, string or array of meta.json (written by bench.sh),
-# without quotes or brackets, array items separated by spaces.
-meta_value() {
-	grep -o "\"$1\": \(\[[^]]*\]\|\"[^\"]*\"\|true\|false\|[0-9.]*\)" "$run/meta.json" | head -1 |
-		sed 's/^[^:]*: //; s/[]["]//g; s/,/ /g'
-}
+	awk -v b="$BASELINE" '$0 == b { print; next } { rest[++n] = $0 } END { for (i = 1; i <= n; i++) print rest[i] }')
+# A top-level value of meta.json: arrays as words, booleans as true/false.
+meta_value() { "$compare" --meta "$1" "$run/samples.csv"; }
 title="$(basename "$run"), $(meta_value mode) mode"
 # In icount mode a guest nanosecond is one instruction: say so on the axis.
 ns_unit=

@@ -8,6 +8,8 @@ packages=(
 	qemu-system-x86		# boots the variants
 	bpftrace linux-perf	# tracing in the guest (taken from the host root)
 	gnuplot-nox		# report plots
+	jq			# writes meta.json
+	shellcheck		# make test lints the shell scripts
 	ccache			# keeps kernel rebuilds cheap
 	gcc make patch xz-utils kmod
 	flex bison bc libelf-dev libssl-dev dwarves cpio	# kernel build

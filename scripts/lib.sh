@@ -1,12 +1,11 @@
-# Shared helpers for the host-side scripts: paths, logging with elapsed time,
-# and hashing.  Sourced, never run.
+# shellcheck shell=bash
+# Shared helpers for the host-side scripts: settings, paths, logging with
+# elapsed time, and hashing.  Sourced, never run; sourcing gives every
+# setting of scripts/settings.def its value.
 
 RIG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD_DIR=$(mkdir -p "${BUILD_DIR:-$RIG_ROOT/build}" && cd "${BUILD_DIR:-$RIG_ROOT/build}" && pwd)
+SETTINGS_DEF=$RIG_ROOT/scripts/settings.def
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-PRISTINE_TREE=$BUILD_DIR/src/linux-source-6.1
-# Variants and the shared config fragment; tests point this elsewhere.
-PATCHES_DIR=${PATCHES_DIR:-$RIG_ROOT/patches}
 # The whole run shares one start time so that every line shows run time.
 export RIG_T0=${RIG_T0:-$(date +%s)}
 
@@ -77,3 +76,104 @@ module_dir() {	# module_dir VARIANT [FLAVOUR]
 	*) echo "$BUILD_DIR/modules/$1-$2" ;;
 	esac
 }
+
+# --- Settings (scripts/settings.def) ---
+
+# The declarations, one per line: name|default|check|scope|doc|meaning,
+# each field without the blanks around it.
+settings_rows() {
+	sed -n 's/ *| */|/g; s/^\([A-Z]\)/\1/p' "$SETTINGS_DEF"
+}
+
+quick_or() { if [ "$QUICK" = 1 ]; then echo "$1"; else echo "$2"; fi; }
+default_vcpus() { if [ "$MODE" = icount ]; then echo 1; else nproc; fi; }
+# The largest N of the sweep up to 1000, so that tracing stays short.
+default_trace_n() { printf '%s\n' $SWEEP_N | awk '$1 <= 1000' | sort -n | tail -1; }
+# 1, 2 and, where vCPUs run in parallel, VCPUS.
+default_threads() {
+	{ echo 1; echo 2; [ "$MODE" = icount ] || echo "$VCPUS"; } | sort -nu | paste -sd' '
+}
+
+# check_setting NAME CHECK: die with what NAME should be.
+check_setting() {
+	local name=$1 value=${!1} n
+	case $2 in
+	count) [[ $value =~ ^[1-9][0-9]*$ ]] || die "$name must be a positive number, not '$value'" ;;
+	count:*)
+		[[ $value =~ ^[1-9][0-9]*$ ]] && [ "$value" -le "${2#count:}" ] ||
+			die "$name must be a number from 1 to ${2#count:}, not '$value'" ;;
+	counts)
+		[ -n "$value" ] || die "$name is empty"
+		for n in $value; do
+			[[ $n =~ ^[1-9][0-9]*$ ]] || die "$name holds '$n', not a positive number"
+		done ;;
+	bool) [[ $value =~ ^[01]$ ]] || die "$name must be 0 or 1, not '$value'" ;;
+	mode)
+		case $value in
+		auto) if [ -w /dev/kvm ]; then MODE=kvm; else MODE=icount; fi ;;
+		icount | tcg) ;;
+		kvm) [ -w /dev/kvm ] || die "MODE=kvm needs /dev/kvm, which $( [ -e /dev/kvm ] &&
+			echo "is not writable by $(id -un)" || echo "does not exist here"); use MODE=icount or tcg" ;;
+		*) die "unknown MODE '$value': auto, icount, tcg or kvm" ;;
+		esac ;;
+	variants)
+		[ -n "$value" ] || die "$name is empty"
+		for n in $value; do check_variant "$n"; done ;;
+	label) [[ $value =~ ^[A-Za-z0-9._-]*$ ]] ||
+		die "$name may hold letters, digits, '.', '_' and '-', not '$value'" ;;
+	path) [ -n "$value" ] || die "$name is empty" ;;
+	*) die "scripts/settings.def: $name has an unknown check '$2'" ;;
+	esac
+}
+
+# Every setting not given gets its default, in declaration order; each is
+# checked and exported.
+load_settings() {
+	local name default check scope doc meaning
+	while IFS='|' read -r name default check scope doc meaning; do
+		[ -n "${!name:-}" ] || eval "$name=$default"
+		check_setting "$name" "$check"
+		export "${name?}"
+	done < <(settings_rows)
+}
+
+# NAME='VALUE' lines of the settings of one scope, for a file sh sources.
+settings_env() {	# settings_env SCOPE
+	local name default check scope doc meaning
+	while IFS='|' read -r name default check scope doc meaning; do
+		[ "$scope" = "$1" ] || continue
+		printf "%s='%s'\n" "$name" "${!name//\'/\'\\\'\'}"
+	done < <(settings_rows)
+}
+
+# jq arguments that make meta.json's settings, typed by their check, in
+# SETTINGS_JQ_ARGS: every setting of scope guest or run, key in lower case.
+settings_jq_args() {
+	local name default check scope doc meaning key
+	SETTINGS_JQ_ARGS=()
+	while IFS='|' read -r name default check scope doc meaning; do
+		[ "$scope" = guest ] || [ "$scope" = run ] || continue
+		key=${name,,}
+		case $check in
+		count | count:*) SETTINGS_JQ_ARGS+=(--argjson "$key" "${!name}") ;;
+		counts) SETTINGS_JQ_ARGS+=(--argjson "$key" "[$(echo ${!name} | tr ' ' ',')]") ;;
+		bool) SETTINGS_JQ_ARGS+=(--argjson "$key" "$( [ "${!name}" = 1 ] && echo true || echo false)") ;;
+		*) SETTINGS_JQ_ARGS+=(--arg "$key" "${!name}") ;;
+		esac
+	done < <(settings_rows)
+}
+
+# The README's table of settings.
+settings_table() {
+	local name default check scope doc meaning
+	echo '| variable | default | meaning |'
+	echo '|---|---|---|'
+	while IFS='|' read -r name default check scope doc meaning; do
+		printf '| `%s` | %s | %s |\n' "$name" "${doc:-none}" "$meaning"
+	done < <(settings_rows)
+}
+
+load_settings
+BUILD_DIR=$(mkdir -p "$BUILD_DIR" && cd "$BUILD_DIR" && pwd)
+# shellcheck disable=SC2034 # for the scripts that source this file
+PRISTINE_TREE=$BUILD_DIR/src/linux-source-6.1

@@ -1,6 +1,8 @@
+# shellcheck shell=bash
 # Helpers for the host tests.  Sourced.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck disable=SC2034 # for the tests that source this file
 RIG_ROOT=$PWD
 
 fail() {

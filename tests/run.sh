@@ -3,7 +3,7 @@
 # end-to-end smoke run last), as TAP: the plan, then one ok/not ok line
 # per test file with its output as comments, then the totals.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 tests=(tests/test_*.sh)
 echo "TAP version 13"
 echo "1..${#tests[@]}"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The guest init must change nothing when run by mistake on a host:
 # not PID 1, PID 1 of a new PID namespace, or even with the marker in its
 # environment (then it mounts /proc in its own mount namespace only, finds

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Bad input is refused with a message that says what to do.
 . "$(dirname "$0")/lib.sh"
 
@@ -7,6 +8,8 @@ expect_fail "bad BOOTS" "BOOTS must be a positive number" \
 	env VARIANTS=stock BOOTS=x scripts/bench.sh
 expect_fail "unknown mode" "unknown MODE 'fast'" env MODE=fast scripts/bench.sh
 expect_fail "bad AA" "AA must be 0 or 1" env VARIANTS=stock AA=yes scripts/bench.sh
+expect_fail "bad SWEEP_N" "SWEEP_N holds 'ten'" env SWEEP_N="1 ten" scripts/bench.sh
+expect_fail "bad LABEL" "LABEL may hold letters" env LABEL="a/b" scripts/bench.sh
 expect_fail "A/A arm without its baseline" "AA=1 needs the baseline 'stock' in VARIANTS" \
 	env VARIANTS=sysfs-cdev AA=1 scripts/bench.sh
 
@@ -51,3 +54,9 @@ expect_fail "two runs on one results folder" "another 'make bench' is using" \
 	env VARIANTS=stock RESULTS_DIR="$results" scripts/bench.sh
 kill $holder
 rm -rf "$results"
+
+# README.md's table of settings is the one scripts/settings.def makes.
+diff <(. scripts/lib.sh && settings_table) \
+	<(sed -n '/^| variable | default | meaning |$/,/^$/p' README.md | sed '/^$/d') ||
+	fail "README.md's table of settings differs from scripts/settings.def (above: < list, > README)"
+echo "README's settings table matches scripts/settings.def"

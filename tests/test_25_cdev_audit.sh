@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # scripts/cdev-audit.sh on small fake trees: where struct cdev keeps its
 # lifetime parent apart from kobj.parent, a driver that still reads a cdev's
 # kobj.parent (f_hid did) fails by name and a comment naming it does not;

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Every kernel patch passes checkpatch.pl --strict from the extracted tree.
 # FILE_PATH_CHANGES only asks whether MAINTAINERS needs an update when a
 # patch adds or removes a file; each such commit message answers it.

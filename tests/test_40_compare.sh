@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # compare: statistics against worked examples and printed
 # tables, the CSV contract, the verdict rules of each mode, repeatable
 # output, and refusals with clear messages.

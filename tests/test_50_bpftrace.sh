@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Every bpftrace tool parses and passes bpftrace's semantic checks on the
 # host without attaching anything (-d: dry run), like bpftrace's own CI.
 # tracefs is mounted in a private mount namespace only, for the tracepoint

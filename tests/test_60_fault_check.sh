@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The host-side check of a fault boot: a leak, a leftover, a kset
 # reference changed or a kernel warning fails it by name; cdev_init_noput's
 # leaks (the measured cost) do not, its kset references do.

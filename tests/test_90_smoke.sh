@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # End to end: make bench QUICK=1 AA=1 in icount mode on every variant, two
 # boots each, the A/A arm, and the failure-path phase on the fault
 # kernels, into a results folder of its own; then check the run against

@@ -89,17 +89,21 @@ static void set(const char *path, const char *value)
 static char *read_file(const char *path)
 {
 	size_t len = 0, cap = 1 << 16;
-	char *buf = malloc(cap);
+	char *buf = malloc(cap), *grown;
 	int fd = open_or_die(path, O_RDONLY);
 	ssize_t r;
 
-	while (buf && (r = read(fd, buf + len, cap - 1 - len)) > 0) {
-		len += r;
-		if (len + 1 == cap)
-			buf = realloc(buf, cap *= 2);
-	}
 	if (!buf)
 		die("malloc");
+	while ((r = read(fd, buf + len, cap - 1 - len)) > 0) {
+		len += r;
+		if (len + 1 == cap) {
+			grown = realloc(buf, cap *= 2);
+			if (!grown)
+				die("realloc");
+			buf = grown;
+		}
+	}
 	buf[len] = '\0';
 	close(fd);
 	return buf;

@@ -420,8 +420,12 @@ static void test_unregistered_asks_for_driver(void)
 	slot = slot_of_minor(60);
 	set_modprobe("");
 	f = fopen(log, "r");
-	CHECK(f && fgets(line, sizeof(line), f), "the kernel did not run modprobe for minor 60");
-	fclose(f);
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	CHECK(line[0], "the kernel did not run modprobe for minor 60");
 	snprintf(want, sizeof(want), "char-major-%u-60", major_nr);
 	CHECK(strstr(line, want), "modprobe was asked for '%s', want %s", line, want);
 	CHECK(slot == 6, "the open after modprobe registered the cdev gave %d", slot);
