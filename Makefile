@@ -16,7 +16,8 @@ PROGS := $(patsubst %.c,$(BIN_DIR)/%,$(notdir $(wildcard bench/selftest/*.c benc
 	$(patsubst bench/user/%.c,$(BIN_DIR)/%,$(filter-out bench/user/harness.c,$(wildcard bench/user/*.c)))
 SLAB_COUNTERS := bench/mem/slab_counters.c bench/mem/slab_counters.h
 CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
-COMPARE_SRCS := plot/compare.c plot/stats.c plot/json.c
+# The report engine, compare/: every file but the unit test.
+COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c))
 
 .PHONY: all deps kernels progs tools bench compare test clean
 
@@ -27,13 +28,13 @@ progs: $(PROGS)
 # Host-side tools: the comparison and its unit test.
 tools: $(BIN_DIR)/compare $(BIN_DIR)/test_stats
 
-$(BIN_DIR)/compare: $(COMPARE_SRCS) plot/stats.h plot/json.h
+$(BIN_DIR)/compare: $(COMPARE_SRCS) $(wildcard compare/*.h) bench/metrics.def
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(COMPARE_SRCS) -lm
 
-$(BIN_DIR)/test_stats: plot/test_stats.c plot/stats.c plot/stats.h
+$(BIN_DIR)/test_stats: compare/test_stats.c compare/stats.c compare/stats.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ plot/test_stats.c plot/stats.c -lm
+	$(CC) $(CFLAGS) -o $@ compare/test_stats.c compare/stats.c -lm
 
 $(BIN_DIR)/%: bench/selftest/%.c
 	@mkdir -p $(@D)

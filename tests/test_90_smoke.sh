@@ -16,8 +16,8 @@ make --no-print-directory bench QUICK=1 MODE=icount BOOTS=2 AA=1 \
 run=$results/latest
 [ -L "$run" ] || fail "no $run after a complete run"
 [ "$(cat "$run/status")" = complete ] || fail "status is not complete"
-python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$run/meta.json" ||
-	fail "meta.json is not valid JSON"
+jq -e '.mode == "icount" and .aa == true and .variants["stock-aa"].kernel == "stock"' \
+	"$run/meta.json" > /dev/null || fail "meta.json is not valid JSON or lacks its settings and arms"
 [ "$(head -1 "$run/samples.csv")" = "variant,boot,metric,param,iter,value,unit" ] ||
 	fail "samples.csv header differs from DESIGN.md"
 for v in "${variants[@]}"; do

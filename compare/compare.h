@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compare, the report engine: what its parts share.  input.c reads,
+ * verdict.c decides, render_text.c and render_data.c write, main.c parses
+ * the command line.
+ */
+#ifndef CDEVBENCH_COMPARE_H
+#define CDEVBENCH_COMPARE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "json.h"
+
+#define HEADER "variant,boot,metric,param,iter,value,unit"
+#define CSV_HEADER "metric,param,baseline,variant,n_base,n_var,median_base," \
+	"median_var,ratio,ci_low,ci_high,p_value,verdict,rule,floor,rep_spread," \
+	"paired_median,paired_min,paired_max"
+#define LEVEL 0.95
+
+enum direction { LOWER, HIGHER, EITHER };
+enum kind { SAMPLE, COUNT, DRAW };
+enum family { HEADLINE, SECONDARY };
+
+/* A metric as bench/metrics.def declares it. */
+struct decl {
+	const char *name, *unit;
+	enum direction direction;
+	enum kind kind;
+	enum family family;
+};
+
+/* Every sample of one (variant, metric, param). */
+struct group {
+	char *metric, *param, *variant, *unit;
+	const struct decl *decl;
+	double *v;
+	int *boot, *iter;
+	size_t n, cap;
+};
+
+struct meta {
+	char *path, *mode;
+	struct json *doc;
+};
+
+/* One variant's (metric, param) against the baseline's.  bmed/vmed: the
+ * per-boot medians; mb/mv their medians; lo..hi the interval of the
+ * ratio (all boots in icount mode, Welch's otherwise); floor the
+ * baseline's boot-to-boot spread; rep_spread the largest spread of
+ * repetitions within a boot; pair_*: paired deltas (icount). */
+struct comparison {
+	const struct group *base, *var;
+	const struct decl *decl;
+	const char *metric, *param, *variant;
+	double *bmed, *vmed;
+	size_t nb, nv, npairs;
+	double mb, mv, ratio, lo, hi, p, floor, rep_spread;
+	double pair_med, pair_min, pair_max;
+	const char *rule, *verdict;
+};
+
+struct options {
+	const char *baseline, *format;
+	double alpha, min_effect;
+};
+extern struct options opt;
+
+/* input.c: the declarations, and what was read */
+extern const struct decl decls[];
+extern const size_t ndecls;
+extern struct group *groups;
+extern size_t ngroups;
+extern char **variants;
+extern size_t nvariants;
+extern struct meta *metas;
+extern size_t nmetas;
+
+void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...);
+void *xmalloc(size_t size);
+void *xrealloc(void *p, size_t size);
+FILE *xmemstream(char **buf, size_t *len);
+char *xstrdup(const char *s);
+struct group *find_group(const char *metric, const char *param, const char *variant);
+const char *csv_param(const char *param);
+void read_samples(const char *file);
+void read_meta(const char *samples);
+const struct json *variant_meta(const char *variant, const char **path);
+/* A top-level value of the first meta.json: arrays as words. */
+const char *meta_field(const char *key, char *buf, size_t size);
+void check_comparable(void);
+const char *param_value(const char *param, const char *key, char *buf, size_t size);
+/* Groups by metric, then param in natural order (n=10 < n=100), for qsort. */
+int cmp_group(const void *x, const void *y);
+
+/* verdict.c */
+/* icount: boots repeat exactly, so the gap rule decides */
+extern int deterministic;
+/* the A/A control arm (meta.json: an arm whose kernel is the baseline's) */
+extern const char *aa_arm;
+/* comparisons with a p-value per family, for Holm */
+extern size_t family_size[2];
+
+size_t boot_medians(const struct group *g, double *med, double *rep_spread);
+double min_of(const double *v, size_t n);
+double max_of(const double *v, size_t n);
+double boot_spread(const double *med, size_t nb);
+struct comparison *compare_all(size_t *count);
+int changed(const struct comparison *x);
+const struct comparison *find_comparison(const struct comparison *c, size_t n,
+					 const char *metric, const char *param,
+					 const char *variant);
+
+/* render_text.c */
+void print_summary(const struct comparison *c, size_t n, int md);
+void print_tables(const struct comparison *c, size_t n, int md);
+
+/* render_data.c */
+void print_csv(const struct comparison *c, size_t n);
+void print_series(const struct comparison *c, size_t n);
+
+#endif

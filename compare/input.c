@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare, reading: samples.csv files into groups (variant, metric,
+ * param), each metric checked against its declaration in
+ * bench/metrics.def; meta.json beside each; what may not be compared
+ * refused.  Also the allocation helpers the other parts use.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare.h"
+
+const struct decl decls[] = {
+#define METRIC(name, unit, direction, kind, family) \
+	{ #name, unit, direction, kind, family },
+#include "../bench/metrics.def"
+#undef METRIC
+};
+const size_t ndecls = sizeof(decls) / sizeof(decls[0]);
+
+struct group *groups;
+size_t ngroups;
+static size_t capgroups;
+char **variants;
+size_t nvariants;
+struct meta *metas;
+size_t nmetas;
+
+void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "compare: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+/* Grow an array; realloc(NULL, ...) goes through xmalloc. */
+void *xrealloc(void *p, size_t size)
+{
+	if (!p)
+		return xmalloc(size);
+	p = realloc(p, size ? size : 1);	/* never a free */
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+/* A stream into a growing buffer, for text that is wrapped afterwards. */
+FILE *xmemstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (!f)
+		die("out of memory");
+	return f;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		die("out of memory");
+	return d;
+}
+
+static void add_variant(const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < nvariants; i++)
+		if (!strcmp(variants[i], v))
+			return;
+	variants = xrealloc(variants, (nvariants + 1) * sizeof(*variants));
+	variants[nvariants++] = xstrdup(v);
+}
+
+struct group *find_group(const char *metric, const char *param, const char *variant)
+{
+	size_t i;
+
+	for (i = 0; i < ngroups; i++)
+		if (!strcmp(groups[i].metric, metric) &&
+		    !strcmp(groups[i].param, param) &&
+		    !strcmp(groups[i].variant, variant))
+			return &groups[i];
+	return NULL;
+}
+
+static void add_sample(const char *file, int line, char **f)
+{
+	struct group *g = find_group(f[2], f[3], f[0]);
+	char *end;
+	double value = strtod(f[5], &end);
+	long boot = strtol(f[1], NULL, 10), iter = strtol(f[4], NULL, 10);
+	const struct decl *d = NULL;
+	size_t i;
+
+	if (end == f[5] || *end || !isfinite(value))
+		die("%s:%d: value '%s' is not a number", file, line, f[5]);
+	for (i = 0; i < ndecls; i++)
+		if (!strcmp(decls[i].name, f[2]))
+			d = &decls[i];
+	if (!d)
+		die("%s:%d: metric %s is not declared in bench/metrics.def", file, line, f[2]);
+	if (strcmp(d->unit, f[6]))
+		die("%s:%d: %s is in %s here, declared in %s", file, line, f[2], f[6], d->unit);
+	if (!g) {
+		if (ngroups == capgroups) {
+			capgroups = capgroups ? 2 * capgroups : 64;
+			groups = xrealloc(groups, capgroups * sizeof(*groups));
+		}
+		g = &groups[ngroups++];
+		*g = (struct group){ .metric = xstrdup(f[2]), .param = xstrdup(f[3]),
+				     .variant = xstrdup(f[0]), .unit = xstrdup(f[6]),
+				     .decl = d };
+		add_variant(f[0]);
+	}
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 16;
+		g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
+		g->boot = xrealloc(g->boot, g->cap * sizeof(*g->boot));
+		g->iter = xrealloc(g->iter, g->cap * sizeof(*g->iter));
+	}
+	g->v[g->n] = value;
+	g->iter[g->n] = (int)iter;
+	g->boot[g->n++] = (int)boot;
+}
+
+/* Split a CSV line in place into at most max fields; a field may be in
+ * double quotes (param "n=10,pos=tail").  Returns the count, -1 on an
+ * unterminated quote or too many fields. */
+static int split_csv(char *line, char **fields, int max)
+{
+	int n = 0;
+	char *out;
+
+	for (;;) {
+		if (n == max)
+			return -1;
+		if (*line == '"') {
+			fields[n++] = out = ++line;
+			while (*line && !(line[0] == '"' && line[1] != '"')) {
+				if (*line == '"')	/* "" is a quote */
+					line++;
+				*out++ = *line++;
+			}
+			if (*line != '"')
+				return -1;
+			*out = '\0';
+			line++;
+			if (*line && *line != ',')
+				return -1;
+		} else {
+			fields[n++] = line;
+			line += strcspn(line, ",");
+		}
+		if (!*line)
+			return n;
+		*line++ = '\0';
+	}
+}
+
+/* A param as CSV wants it: quoted when it holds a comma. */
+const char *csv_param(const char *param)
+{
+	static char buf[256];
+
+	if (!strchr(param, ','))
+		return param;
+	snprintf(buf, sizeof(buf), "\"%s\"", param);
+	return buf;
+}
+
+void read_samples(const char *file)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		die("cannot open %s: %s", file, strerror(errno));
+	while ((len = getline(&line, &cap, f)) > 0) {
+		char *fields[7], *s = line;
+		int n = 0;
+
+		lineno++;
+		if (line[len - 1] != '\n')
+			die("%s:%d: truncated line (no newline at the end)", file, lineno);
+		line[--len] = '\0';
+		if (lineno == 1) {
+			if (strcmp(line, HEADER))
+				die("%s:1: header is not '%s'", file, HEADER);
+			continue;
+		}
+		n = split_csv(s, fields, 7);
+		if (n != 7)
+			die("%s:%d: expected 7 fields (%s)", file, lineno, HEADER);
+		for (n = 0; n < 7; n++)
+			if (!fields[n][0])
+				die("%s:%d: field %d is empty", file, lineno, n + 1);
+		add_sample(file, lineno, fields);
+	}
+	if (lineno == 0)
+		die("%s: empty file", file);
+	free(line);
+	fclose(f);
+}
+
+void read_meta(const char *samples)
+{
+	char *dir = xstrdup(samples), path[4096], err[128], *text;
+	struct json *doc;
+	long size;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/meta.json", dirname(dir));
+	free(dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;		/* a synthetic samples.csv has no meta.json */
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	text = calloc(1, size + 1);
+	if (!text || fread(text, 1, size, f) != (size_t)size)
+		die("cannot read %s", path);
+	fclose(f);
+	doc = json_parse(text, err, sizeof(err));
+	free(text);
+	if (!doc)
+		die("%s: %s", path, err);
+	metas = xrealloc(metas, (nmetas + 1) * sizeof(*metas));
+	metas[nmetas++] = (struct meta){ xstrdup(path),
+		xstrdup(json_get_string(doc, "mode", "unknown")), doc };
+}
+
+const struct json *variant_meta(const char *variant, const char **path)
+{
+	size_t i;
+
+	for (i = 0; i < nmetas; i++) {
+		const struct json *v = json_get(json_get(metas[i].doc, "variants"),
+						variant);
+		if (v) {
+			*path = metas[i].path;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+const char *meta_field(const char *key, char *buf, size_t size)
+{
+	const struct json *v = nmetas ? json_get(metas[0].doc, key) : NULL;
+
+	if (!v)
+		return "?";
+	if (v->type == JSON_STRING)
+		return v->string;
+	if (v->type == JSON_ARRAY) {
+		const struct json *e;
+		size_t len = 0;
+
+		buf[0] = '\0';
+		for (e = v->child; e && len < size; e = e->next)
+			len += snprintf(buf + len, size - len, "%s%g",
+					e == v->child ? "" : " ", e->number);
+		return buf;
+	}
+	if (v->type == JSON_BOOL)
+		return v->number ? "true" : "false";
+	snprintf(buf, size, "%g", v->number);
+	return buf;
+}
+
+/* Modes never mix; configs differ from the baseline's only where declared. */
+void check_comparable(void)
+{
+	const struct json *bm, *vm;
+	const char *bpath, *vpath, *bsha, *vsha;
+	size_t i;
+
+	for (i = 1; i < nmetas; i++)
+		if (strcmp(metas[i].mode, metas[0].mode))
+			die("cannot compare: %s is %s mode, %s is %s mode",
+			    metas[0].path, metas[0].mode, metas[i].path, metas[i].mode);
+	bm = variant_meta(opt.baseline, &bpath);
+	if (!bm)
+		return;
+	bsha = json_get_string(bm, "config_sha256", "");
+	for (i = 0; i < nvariants; i++) {
+		vm = variant_meta(variants[i], &vpath);
+		if (!vm || vm == bm)
+			continue;
+		vsha = json_get_string(vm, "config_sha256", "");
+		if (strcmp(bsha, vsha) && !json_get_string(vm, "config_fragment", NULL))
+			die("cannot compare: %s was built with another kernel config than %s (%.12s vs %.12s) and declares no config fragment",
+			    variants[i], opt.baseline, vsha, bsha);
+	}
+}
+
+/* Natural order: digit runs compare as numbers, so n=10 < n=100. */
+static int natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			char *ea, *eb;
+			double x = strtod(a, &ea), y = strtod(b, &eb);
+
+			if (x != y)
+				return x < y ? -1 : 1;
+			a = ea;
+			b = eb;
+		} else if (*a != *b) {
+			return (unsigned char)*a - (unsigned char)*b;
+		} else {
+			a++;
+			b++;
+		}
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+int cmp_group(const void *x, const void *y)
+{
+	const struct group *a = x, *b = y;
+
+	return strcmp(a->metric, b->metric) ?: natural_cmp(a->param, b->param);
+}
+
+/* The value of key in a param such as "n=10,pos=tail", "" when absent. */
+const char *param_value(const char *param, const char *key, char *buf, size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = param;
+
+	buf[0] = '\0';
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len > klen && !strncmp(p, key, klen) && p[klen] == '=') {
+			snprintf(buf, size, "%.*s", (int)(len - klen - 1), p + klen + 1);
+			break;
+		}
+		p += len + (p[len] == ',');
+	}
+	return buf;
+}

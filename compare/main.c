@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare, the report engine: every (metric, param) of one or more
+ * samples.csv files, each variant against the baseline.  The boot is the
+ * unit: the median of a boot's repetitions is one sample.  A verdict comes
+ * from a rule that fits the mode and the metric's declared kind
+ * (bench/metrics.def): in icount mode, where boots repeat exactly, a gap
+ * rule; in timing modes Welch's t on log per-boot medians, Holm-adjusted
+ * within the headline family, guarded by the same gap; counts compare
+ * exactly.  Failure-path numbers are not compared here.
+ *
+ * Parts: input.c reads and refuses what is not comparable (files from
+ * different modes, variants built with another kernel config than the
+ * baseline without declaring it, undeclared metrics, malformed or
+ * truncated CSV); verdict.c decides; render_text.c and render_data.c
+ * write the formats.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare.h"
+
+struct options opt = { NULL, "text", 0.05, 0.01 };
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: compare [--baseline V] [--format text|md|csv|series] [--alpha A]\n"
+		"               [--min-effect E] samples.csv...\n"
+		"       compare --meta KEY RUN/samples.csv   (a value of RUN/meta.json;\n"
+		"               arrays as words, booleans as true/false)\n");
+	exit(2);
+}
+
+static double parse_number(const char *name, const char *s, double lo, double hi)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || v < lo || v > hi)
+		die("--%s: '%s' is not a number in [%g, %g]", name, s, lo, hi);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "min-effect", required_argument, NULL, 'e' },
+		{ "meta", required_argument, NULL, 'm' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct comparison *c;
+	const char *meta_key = NULL;
+	char buf[4096];
+	size_t n, i;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'b': opt.baseline = optarg; break;
+		case 'f': opt.format = optarg; break;
+		case 'a': opt.alpha = parse_number("alpha", optarg, 0, 1); break;
+		case 'e': opt.min_effect = parse_number("min-effect", optarg, 0, 100); break;
+		case 'm': meta_key = optarg; break;
+		default: usage();
+		}
+	}
+	if (optind == argc)
+		usage();
+	if (meta_key) {
+		read_meta(argv[optind]);
+		if (!nmetas || !json_get(metas[0].doc, meta_key))
+			die("%s: no meta.json beside it, or no '%s' in it", argv[optind], meta_key);
+		puts(meta_field(meta_key, buf, sizeof(buf)));
+		return 0;
+	}
+	if (strcmp(opt.format, "text") && strcmp(opt.format, "md") &&
+	    strcmp(opt.format, "csv") && strcmp(opt.format, "series"))
+		die("--format: '%s' is not text, md, csv or series", opt.format);
+	for (i = optind; i < (size_t)argc; i++) {
+		read_samples(argv[i]);
+		read_meta(argv[i]);
+	}
+	if (!ngroups)
+		die("no samples in %s", argv[optind]);
+	if (!opt.baseline) {
+		opt.baseline = variants[0];
+		for (i = 0; i < nvariants; i++)
+			if (!strcmp(variants[i], "stock"))
+				opt.baseline = "stock";
+	}
+	for (i = 0; i < nvariants && strcmp(variants[i], opt.baseline); i++)
+		;
+	if (i == nvariants)
+		die("baseline '%s' has no samples", opt.baseline);
+	check_comparable();
+	deterministic = nmetas && !strcmp(metas[0].mode, "icount");
+	for (i = 0; i < nvariants; i++) {
+		const char *path;
+		const struct json *vm = variant_meta(variants[i], &path);
+
+		if (strcmp(variants[i], opt.baseline) &&
+		    !strcmp(json_get_string(vm, "kernel", ""), opt.baseline))
+			aa_arm = variants[i];
+	}
+
+	c = compare_all(&n);
+	if (!strcmp(opt.format, "series"))
+		print_series(c, n);
+	else if (!strcmp(opt.format, "csv"))
+		print_csv(c, n);
+	else {
+		print_summary(c, n, !strcmp(opt.format, "md"));
+		print_tables(c, n, !strcmp(opt.format, "md"));
+	}
+	return 0;
+}

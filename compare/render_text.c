@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare, rendering for people: report.txt (fixed width, the first screen
+ * says what changed) and report.md.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare.h"
+#include "stats.h"
+
+/* A ratio as a change in percent, whole percent once it is large. */
+static void format_pct(char *buf, size_t size, double ratio, const char *sign)
+{
+	double pct = (ratio - 1) * 100;
+
+	if (isnan(ratio))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, fabs(pct) >= 100 ? "%+.0f%s" : "%+.1f%s", pct, sign);
+}
+
+/* A median in at most 7 columns. */
+static void format_median(char *buf, size_t size, double v)
+{
+	snprintf(buf, size, fabs(v) >= 1e6 ? "%.1e" : fabs(v) >= 100 ? "%.0f" : "%.1f", v);
+}
+
+/* An interval "lo..hi" of ratios as changes in percent. */
+static void format_interval(char *buf, size_t size, double lo, double hi)
+{
+	char a[16], b[16];
+
+	if (isnan(lo) || isnan(hi)) {
+		snprintf(buf, size, "n/a");
+		return;
+	}
+	format_pct(a, sizeof(a), lo, "");
+	format_pct(b, sizeof(b), hi, "");
+	snprintf(buf, size, "%s..%s", a, b);
+}
+
+static void format_delta(char *buf, size_t size, double d)
+{
+	snprintf(buf, size, fabs(d) >= 10 || d == round(d) ? "%+.0f" : "%+.1f", d);
+}
+
+/* The paired deltas of an icount comparison: "median (min..max)", or the
+ * median alone when every pair gave the same. */
+static void format_pairs(char *buf, size_t size, const struct comparison *x)
+{
+	char m[16], lo[16], hi[16];
+
+	if (!x->npairs) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	format_delta(m, sizeof(m), x->pair_med);
+	format_delta(lo, sizeof(lo), x->pair_min);
+	format_delta(hi, sizeof(hi), x->pair_max);
+	if (x->pair_min == x->pair_max)
+		snprintf(buf, size, "%s", m);
+	else
+		snprintf(buf, size, "%s (%s..%s)", m, lo, hi);
+}
+
+/* An exact count comparison: "0 -> 2", with ranges where boots differ. */
+static void format_counts(char *buf, size_t size, const struct comparison *x)
+{
+	double bmin = min_of(x->bmed, x->nb), bmax = max_of(x->bmed, x->nb);
+	double vmin = min_of(x->vmed, x->nv), vmax = max_of(x->vmed, x->nv);
+	char b[32], v[32];
+
+	snprintf(b, sizeof(b), bmin == bmax ? "%g" : "%g..%g", bmin, bmax);
+	snprintf(v, sizeof(v), vmin == vmax ? "%g" : "%g..%g", vmin, vmax);
+	snprintf(buf, size, "%s -> %s", b, v);
+}
+
+/* Text broken at spaces into lines of at most width columns, each after
+ * indent. */
+static void print_wrapped(const char *text, int width, const char *indent)
+{
+	int col = 0;
+
+	while (*text) {
+		int len = (int)strcspn(text, " ");
+
+		if (col && col + 1 + len > width) {
+			printf("\n");
+			col = 0;
+		}
+		if (!col)
+			col = printf("%s", indent) - 1;
+		printf("%s%.*s", col > (int)strlen(indent) - 1 ? " " : "", len, text);
+		col += 1 + len;
+		text += len;
+		text += strspn(text, " ");
+	}
+	printf("\n");
+}
+
+static const char *rule_text(void)
+{
+	return deterministic ?
+		"the boot is the unit (the median of its repetitions). icount is "
+		"deterministic: 'gap' calls a change when every boot of one side is "
+		"beyond every boot of the other by more than --min-effect and more "
+		"than the baseline's boot-to-boot spread; no p-values. Counts: "
+		"'exact' (0 -> 2)." :
+		"the boot is the unit (the median of its repetitions). 't+gap' "
+		"calls a change when Welch's t on log per-boot medians, "
+		"Holm-adjusted within its family, is below alpha and every boot of "
+		"one side is beyond every boot of the other by more than "
+		"--min-effect and the baseline's boot-to-boot spread; the interval "
+		"is Welch's. Counts: 'exact' (0 -> 2).";
+}
+
+static int cmp_effect(const void *a, const void *b)
+{
+	const struct comparison *x = *(const struct comparison *const *)a;
+	const struct comparison *y = *(const struct comparison *const *)b;
+	double ex = isnan(x->ratio) ? INFINITY : fabs(log(x->ratio));
+	double ey = isnan(y->ratio) ? INFINITY : fabs(log(y->ratio));
+
+	return (ey > ex) - (ey < ex);
+}
+
+/* One line per (metric, verdict) of a variant's headline comparisons:
+ * the changes, largest first, then the metrics that did not change. */
+static void print_changes(const struct comparison *c, size_t n, const char *variant)
+{
+	const struct comparison **rows = xmalloc((n ? n : 1) * sizeof(*rows));
+	size_t i, j, k, nr = 0, secondary = 0, secondary_changed = 0;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(c[i].variant, variant))
+			continue;
+		if (c[i].decl->family != HEADLINE) {
+			secondary++;
+			secondary_changed += changed(&c[i]);
+			continue;
+		}
+		rows[nr++] = &c[i];
+	}
+	/* each metric's largest change decides its place */
+	qsort(rows, nr, sizeof(*rows), cmp_effect);
+	for (i = 0; i < nr; i++) {
+		const struct comparison *x = rows[i];
+		size_t params = 0, hits = 0;
+		double lo = INFINITY, hi = -INFINITY;
+		char range[80], a[16], b[16], iv[40], ci[48];
+
+		if (!changed(x))
+			continue;
+		for (j = 0; j < i; j++)	/* printed with a larger change */
+			if (!strcmp(rows[j]->metric, x->metric) &&
+			    !strcmp(rows[j]->verdict, x->verdict))
+				break;
+		if (j < i)
+			continue;
+		for (k = 0; k < nr; k++) {
+			if (strcmp(rows[k]->metric, x->metric))
+				continue;
+			params++;
+			if (strcmp(rows[k]->verdict, x->verdict))
+				continue;
+			hits++;
+			lo = fmin(lo, rows[k]->ratio);
+			hi = fmax(hi, rows[k]->ratio);
+		}
+		if (x->decl->kind == COUNT) {
+			format_counts(range, sizeof(range), x);
+			ci[0] = '\0';
+		} else {
+			format_pct(a, sizeof(a), lo, "%");
+			format_pct(b, sizeof(b), hi, "%");
+			snprintf(range, sizeof(range), lo == hi ? "%s" : "%s..%s", a, b);
+			format_interval(iv, sizeof(iv), x->lo, x->hi);
+			snprintf(ci, sizeof(ci), "[%s] ", iv);
+		}
+		printf("  %-6s %-22s %2zu/%-2zu %-14s %s%s\n", x->verdict, x->metric,
+		       hits, params, range, ci, x->rule);
+	}
+	for (i = 0; i < nr; i++) {
+		const struct comparison *x = rows[i];
+		size_t params = 0, same = 0;
+		double lo = INFINITY, hi = -INFINITY;
+		char a[16], b[16];
+
+		for (j = 0; j < i && strcmp(rows[j]->metric, x->metric); j++)
+			;
+		if (j < i)
+			continue;	/* one line per metric */
+		for (k = 0; k < nr; k++) {
+			if (strcmp(rows[k]->metric, x->metric))
+				continue;
+			params++;
+			if (changed(rows[k]))
+				break;
+			same += !strcmp(rows[k]->verdict, "same");
+			if (!isnan(rows[k]->ratio)) {
+				lo = fmin(lo, rows[k]->ratio);
+				hi = fmax(hi, rows[k]->ratio);
+			}
+		}
+		if (k < nr)
+			continue;	/* it changed somewhere: listed above */
+		format_pct(a, sizeof(a), lo, "%");
+		format_pct(b, sizeof(b), hi, "%");
+		printf("  %-6s %-22s %2zu/%-2zu", same == params ? "same" : "-",
+		       x->metric, same, params);
+		if (x->decl->kind == COUNT && same == params) {
+			char counts[80];
+
+			format_counts(counts, sizeof(counts), x);
+			printf(" %s\n", counts);
+		} else if (lo <= hi) {
+			printf(" %s..%s%s\n", a, b, same == params ? "" : ", some unclear");
+		} else {
+			printf(" missing or unclear\n");
+		}
+	}
+	if (secondary)
+		printf("  %zu of %zu secondary comparisons changed (tables below)\n",
+		       secondary_changed, secondary);
+	free(rows);
+}
+
+/* A variant's heading: its kernel, patch subjects and series hash, so a
+ * pasted report says what ran. */
+static void print_variant_heading(const char *variant, int md)
+{
+	const char *path;
+	const struct json *vm = variant_meta(variant, &path), *p;
+	char *text = NULL;
+	size_t count = 0, len = 0;
+	FILE *out = xmemstream(&text, &len);
+
+	for (p = vm ? json_get(vm, "patches") : NULL, p = p ? p->child : NULL; p; p = p->next)
+		count++;
+	fprintf(out, md ? "### %s against %s\n\n" : "%s against %s", variant, opt.baseline);
+	if (vm)
+		fprintf(out, md ? "Kernel %s, %zu patch%s, series sha256 %.12s%s.\n\n" :
+				  ": kernel %s, %zu patch%s, series %.12s%s",
+			json_get_string(vm, "kernel_release", "?"), count,
+			count == 1 ? "" : "es", json_get_string(vm, "series_sha256", "?"),
+			json_get_string(vm, "config_fragment", NULL) ?
+			", own config fragment" : "");
+	fclose(out);
+	if (md)
+		printf("%s", text);
+	else
+		print_wrapped(text, 78, "");
+	free(text);
+	for (p = vm ? json_get(vm, "patches") : NULL, p = p ? p->child : NULL; p; p = p->next)
+		printf(md ? "- %s\n" : "  | %s\n", p->string);
+	if (md && count)
+		printf("\n");
+}
+
+/* The first screen: what was run, the rule, the A/A control and, per
+ * variant, what changed. */
+void print_summary(const struct comparison *c, size_t n, int md)
+{
+	char b[9][256], *line = NULL;
+	size_t linelen = 0, i, j;
+	FILE *out;
+
+	printf(md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
+	if (nmetas) {
+		out = xmemstream(&line, &linelen);
+		fprintf(out, "run %s, %s mode, %s vCPU, %s boots x %s repetitions, N in {%s}; host: %s (%s cores), %s",
+			meta_field("run_id", b[0], sizeof(b[0])), meta_field("mode", b[1], sizeof(b[1])),
+			meta_field("vcpus", b[2], sizeof(b[2])), meta_field("boots", b[3], sizeof(b[3])),
+			meta_field("reps", b[4], sizeof(b[4])), meta_field("sweep_n", b[5], sizeof(b[5])),
+			meta_field("host_cpu", b[6], sizeof(b[6])),
+			meta_field("host_cores", b[7], sizeof(b[7])),
+			meta_field("qemu_version", b[8], sizeof(b[8])));
+		fclose(out);
+		print_wrapped(line, 78, "");
+		free(line);
+		if (md)
+			printf("\n");
+	}
+	line = NULL;
+	out = xmemstream(&line, &linelen);
+	fprintf(out, "Verdicts: %s", rule_text());
+	if (!deterministic)
+		fprintf(out, " Holm family: the %zu headline comparisons (metrics declared headline in bench/metrics.def), alpha %g; secondary: its own family of %zu.",
+			family_size[HEADLINE], opt.alpha, family_size[SECONDARY]);
+	fprintf(out, " --min-effect %g%%.", opt.min_effect * 100);
+	{
+		double *f = xmalloc(ngroups * sizeof(*f)), spread;
+		size_t nf = 0;
+
+		for (i = 0; i < ngroups; i++) {
+			const struct group *g = &groups[i];
+			double *med;
+			size_t nb;
+
+			if (strcmp(g->variant, opt.baseline) || g->decl->family != HEADLINE ||
+			    g->decl->kind != SAMPLE)
+				continue;
+			med = xmalloc(g->n * sizeof(*med));
+			nb = boot_medians(g, med, &spread);
+			f[nf] = boot_spread(med, nb);
+			nf += !isnan(f[nf]);
+			free(med);
+		}
+		if (nf)
+			fprintf(out, " The baseline's boot-to-boot spread, measured in this run over its %zu headline rows: median %.2f%%, largest %.2f%%.",
+				nf, median(f, nf) * 100, max_of(f, nf) * 100);
+		free(f);
+	}
+	fclose(out);
+	print_wrapped(line, 78, "");
+	free(line);
+	if (md)
+		printf("\n");
+	if (aa_arm) {
+		size_t fp = 0, total = 0;
+		double largest = 0;
+
+		for (i = 0; i < n; i++)
+			if (!strcmp(c[i].variant, aa_arm) && c[i].decl->family == HEADLINE) {
+				total++;
+				fp += !strcmp(c[i].verdict, "better") ||
+				      !strcmp(c[i].verdict, "worse");
+				if (!isnan(c[i].ratio))
+					largest = fmax(largest, fabs(c[i].ratio - 1));
+			}
+		printf("A/A control %s: %zu of %zu headline comparisons better or worse\n"
+		       "(false positives), largest change %.2f%%.\n",
+		       aa_arm, fp, total, largest * 100);
+	}
+	if (nmetas && !strcmp(meta_field("faults", b[0], sizeof(b[0])), "false"))
+		printf("Failure-path phase: skipped (FAULTS=0).\n");
+	printf("\n");
+	for (i = 0; i < nvariants; i++) {
+		if (!strcmp(variants[i], opt.baseline) ||
+		    (aa_arm && !strcmp(variants[i], aa_arm)))
+			continue;
+		print_variant_heading(variants[i], md);
+		if (md)
+			printf("```\n");
+		print_changes(c, n, variants[i]);
+		printf(md ? "```\n\n" : "\n");
+	}
+	for (i = 0, j = 0; i < n; i++)
+		j += !strcmp(c[i].verdict, "missing");
+	if (j)
+		printf("%zu comparisons have a side missing (tables below).\n\n", j);
+}
+
+static void print_table_header(const struct comparison *x, const struct comparison *c,
+			       size_t n, size_t j, int pw)
+{
+	static const char *const dirs[] = { "lower is better", "higher is better",
+					    "either way" };
+	double floor = 0, reps = 0;
+	size_t k;
+
+	for (k = j; k < n && !strcmp(c[k].metric, x->metric); k++) {
+		if (strcmp(c[k].variant, x->variant) || !c[k].base || !c[k].var)
+			continue;
+		if (!isnan(c[k].floor))
+			floor = fmax(floor, c[k].floor);
+		reps = fmax(reps, c[k].rep_spread);
+	}
+	printf("\n  %s (%s, %s, %s)\n", x->metric, x->decl->unit,
+	       dirs[x->decl->direction],
+	       x->decl->family == HEADLINE ? "headline" : "secondary");
+	if (x->decl->kind == COUNT) {
+		printf("  rule exact\n  %-*s %-20s %s\n", pw, "param", "per-boot values", "result");
+		return;
+	}
+	printf("  rule %s; spread of the baseline's boots <= %.1f%%, of repetitions\n"
+	       "  within a boot <= %.1f%%\n", x->rule ? x->rule : "?", floor * 100, reps * 100);
+	if (deterministic)
+		printf("  %-*s %7s %7s %11s %-20s %s\n", pw, "param", "base",
+		       "change", "all boots", "paired delta", "result");
+	else
+		printf("  %-*s %7s %7s %7s %11s %6s %-6s %5s\n", pw, "param", "base",
+		       "variant", "change", "95% CI", "p", "result", "floor");
+}
+
+static void print_row_text(const struct comparison *x, int pw)
+{
+	char ch[16], ci[40], mb[16], mv[16], pairs[64], p[16], fl[16];
+
+	if (x->decl->kind == COUNT) {
+		format_counts(pairs, sizeof(pairs), x);
+		printf("  %-*s %-20s %s\n", pw, x->param, pairs, x->verdict);
+		return;
+	}
+	format_pct(ch, sizeof(ch), x->ratio, "%");
+	format_interval(ci, sizeof(ci), x->lo, x->hi);
+	format_median(mb, sizeof(mb), x->mb);
+	format_median(mv, sizeof(mv), x->mv);
+	if (deterministic) {
+		/* the variant's value is the base plus the paired delta */
+		format_pairs(pairs, sizeof(pairs), x);
+		printf("  %-*s %7s %7s %11s %-20s %s\n", pw, x->param, mb, ch, ci,
+		       pairs, x->verdict);
+		return;
+	}
+	snprintf(p, sizeof(p), isnan(x->p) ? "-" : x->p < 0.001 ? "%.0e" : "%.3f", x->p);
+	snprintf(fl, sizeof(fl), isnan(x->floor) ? "n/a" : "%.1f%%", x->floor * 100);
+	printf("  %-*s %7s %7s %7s %11s %6s %-6s %5s\n", pw, x->param, mb, mv, ch,
+	       ci, p, x->verdict, fl);
+}
+
+static void print_row_md(const struct comparison *x)
+{
+	char ch[16], ci[40], mb[16], mv[16], pairs[64], p[16], fl[16], counts[80];
+
+	format_pct(ch, sizeof(ch), x->ratio, "%");
+	format_interval(ci, sizeof(ci), x->lo, x->hi);
+	format_median(mb, sizeof(mb), x->mb);
+	format_median(mv, sizeof(mv), x->mv);
+	format_pairs(pairs, sizeof(pairs), x);
+	format_counts(counts, sizeof(counts), x);
+	snprintf(p, sizeof(p), isnan(x->p) ? "-" : "%.2g", x->p);
+	snprintf(fl, sizeof(fl), isnan(x->floor) ? "n/a" : "%.1f%%", x->floor * 100);
+	if (x->decl->kind == COUNT)
+		printf("| %s | %s | %s | | | | | exact | %s | | |\n", x->metric,
+		       x->param, counts, x->verdict);
+	else
+		printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		       x->metric, x->param, mb, mv, ch, ci, p, pairs, x->rule,
+		       x->verdict, fl);
+}
+
+/* Every comparison, per variant and metric. */
+void print_tables(const struct comparison *c, size_t n, int md)
+{
+	size_t i, j, k;
+
+	printf(md ? "## All comparisons\n\n" : "All comparisons\n");
+	for (i = 0; i < nvariants; i++) {
+		const char *last_metric = "";
+		int pw = 5;
+
+		if (!strcmp(variants[i], opt.baseline))
+			continue;
+		if (md)
+			printf("### %s against %s\n\n| metric | param | %s | %s | change | interval | p | paired delta | rule | verdict | floor |\n|---|---|---:|---:|---:|---|---:|---|---|---|---:|\n",
+			       variants[i], opt.baseline, opt.baseline, variants[i]);
+		else
+			printf("\n%s against %s\n", variants[i], opt.baseline);
+		for (j = 0; j < n; j++) {
+			const struct comparison *x = &c[j];
+
+			if (strcmp(x->variant, variants[i]))
+				continue;
+			if (!x->base || !x->var) {
+				if (md)
+					printf("| %s | %s | %s | %s | | | | | | missing | |\n",
+					       x->metric, x->param, x->base ? "present" : "-",
+					       x->var ? "present" : "-");
+				else
+					printf("  %s %s: missing on the %s side\n", x->metric,
+					       x->param, x->base ? "variant's" : "baseline's");
+				continue;
+			}
+			if (md) {
+				print_row_md(x);
+				continue;
+			}
+			if (strcmp(last_metric, x->metric)) {
+				/* the param column as wide as this metric needs */
+				for (k = j, pw = 5; k < n && !strcmp(c[k].metric, x->metric); k++)
+					pw = (int)strlen(c[k].param) > pw ? (int)strlen(c[k].param) : pw;
+				print_table_header(x, c, n, j, pw);
+				last_metric = x->metric;
+			}
+			print_row_text(x, pw);
+		}
+		printf("\n");
+	}
+}
