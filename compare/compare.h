@@ -39,7 +39,8 @@ struct group {
 };
 
 struct meta {
-	char *path, *mode;
+	char *path;
+	const char *mode;
 	struct json *doc;
 };
 
@@ -68,12 +69,15 @@ extern struct options opt;
 /* input.c: the declarations, and what was read */
 extern const struct decl decls[];
 extern const size_t ndecls;
-extern struct group *groups;
-extern size_t ngroups;
-extern char **variants;
-extern size_t nvariants;
-extern struct meta *metas;
-extern size_t nmetas;
+struct input {
+	struct group *groups;
+	size_t ngroups, capgroups;
+	char **variants;
+	size_t nvariants;
+	struct meta *metas;
+	size_t nmetas;
+};
+extern struct input *const in;
 
 void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...);
 void *xmalloc(size_t size);

@@ -22,13 +22,8 @@ const struct decl decls[] = {
 };
 const size_t ndecls = sizeof(decls) / sizeof(decls[0]);
 
-struct group *groups;
-size_t ngroups;
-static size_t capgroups;
-char **variants;
-size_t nvariants;
-struct meta *metas;
-size_t nmetas;
+static struct input store;
+struct input *const in = &store;
 
 void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
 {
@@ -85,22 +80,22 @@ static void add_variant(const char *v)
 {
 	size_t i;
 
-	for (i = 0; i < nvariants; i++)
-		if (!strcmp(variants[i], v))
+	for (i = 0; i < store.nvariants; i++)
+		if (!strcmp(store.variants[i], v))
 			return;
-	variants = xrealloc(variants, (nvariants + 1) * sizeof(*variants));
-	variants[nvariants++] = xstrdup(v);
+	store.variants = xrealloc(store.variants, (store.nvariants + 1) * sizeof(*store.variants));
+	store.variants[store.nvariants++] = xstrdup(v);
 }
 
 struct group *find_group(const char *metric, const char *param, const char *variant)
 {
 	size_t i;
 
-	for (i = 0; i < ngroups; i++)
-		if (!strcmp(groups[i].metric, metric) &&
-		    !strcmp(groups[i].param, param) &&
-		    !strcmp(groups[i].variant, variant))
-			return &groups[i];
+	for (i = 0; i < store.ngroups; i++)
+		if (!strcmp(store.groups[i].metric, metric) &&
+		    !strcmp(store.groups[i].param, param) &&
+		    !strcmp(store.groups[i].variant, variant))
+			return &store.groups[i];
 	return NULL;
 }
 
@@ -123,11 +118,11 @@ static void add_sample(const char *file, int line, char **f)
 	if (strcmp(d->unit, f[6]))
 		die("%s:%d: %s is in %s here, declared in %s", file, line, f[2], f[6], d->unit);
 	if (!g) {
-		if (ngroups == capgroups) {
-			capgroups = capgroups ? 2 * capgroups : 64;
-			groups = xrealloc(groups, capgroups * sizeof(*groups));
+		if (store.ngroups == store.capgroups) {
+			store.capgroups = store.capgroups ? 2 * store.capgroups : 64;
+			store.groups = xrealloc(store.groups, store.capgroups * sizeof(*store.groups));
 		}
-		g = &groups[ngroups++];
+		g = &store.groups[store.ngroups++];
 		*g = (struct group){ .metric = xstrdup(f[2]), .param = xstrdup(f[3]),
 				     .variant = xstrdup(f[0]), .unit = xstrdup(f[6]),
 				     .decl = d };
@@ -230,6 +225,7 @@ void read_meta(const char *samples)
 {
 	char *dir = xstrdup(samples), path[4096], err[128], *text;
 	struct json *doc;
+	struct meta *m;
 	long size;
 	FILE *f;
 
@@ -249,20 +245,22 @@ void read_meta(const char *samples)
 	free(text);
 	if (!doc)
 		die("%s: %s", path, err);
-	metas = xrealloc(metas, (nmetas + 1) * sizeof(*metas));
-	metas[nmetas++] = (struct meta){ xstrdup(path),
-		xstrdup(json_get_string(doc, "mode", "unknown")), doc };
+	store.metas = xrealloc(store.metas, (store.nmetas + 1) * sizeof(*store.metas));
+	m = &store.metas[store.nmetas++];
+	m->doc = doc;
+	m->path = xstrdup(path);
+	m->mode = json_get_string(doc, "mode", "unknown");	/* doc is kept */
 }
 
 const struct json *variant_meta(const char *variant, const char **path)
 {
 	size_t i;
 
-	for (i = 0; i < nmetas; i++) {
-		const struct json *v = json_get(json_get(metas[i].doc, "variants"),
+	for (i = 0; i < store.nmetas; i++) {
+		const struct json *v = json_get(json_get(store.metas[i].doc, "variants"),
 						variant);
 		if (v) {
-			*path = metas[i].path;
+			*path = store.metas[i].path;
 			return v;
 		}
 	}
@@ -271,7 +269,7 @@ const struct json *variant_meta(const char *variant, const char **path)
 
 const char *meta_field(const char *key, char *buf, size_t size)
 {
-	const struct json *v = nmetas ? json_get(metas[0].doc, key) : NULL;
+	const struct json *v = store.nmetas ? json_get(store.metas[0].doc, key) : NULL;
 
 	if (!v)
 		return "?";
@@ -300,22 +298,22 @@ void check_comparable(void)
 	const char *bpath, *vpath, *bsha, *vsha;
 	size_t i;
 
-	for (i = 1; i < nmetas; i++)
-		if (strcmp(metas[i].mode, metas[0].mode))
+	for (i = 1; i < store.nmetas; i++)
+		if (strcmp(store.metas[i].mode, store.metas[0].mode))
 			die("cannot compare: %s is %s mode, %s is %s mode",
-			    metas[0].path, metas[0].mode, metas[i].path, metas[i].mode);
+			    store.metas[0].path, store.metas[0].mode, store.metas[i].path, store.metas[i].mode);
 	bm = variant_meta(opt.baseline, &bpath);
 	if (!bm)
 		return;
 	bsha = json_get_string(bm, "config_sha256", "");
-	for (i = 0; i < nvariants; i++) {
-		vm = variant_meta(variants[i], &vpath);
+	for (i = 0; i < store.nvariants; i++) {
+		vm = variant_meta(store.variants[i], &vpath);
 		if (!vm || vm == bm)
 			continue;
 		vsha = json_get_string(vm, "config_sha256", "");
 		if (strcmp(bsha, vsha) && !json_get_string(vm, "config_fragment", NULL))
 			die("cannot compare: %s was built with another kernel config than %s (%.12s vs %.12s) and declares no config fragment",
-			    variants[i], opt.baseline, vsha, bsha);
+			    store.variants[i], opt.baseline, vsha, bsha);
 	}
 }
 

@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 		usage();
 	if (meta_key) {
 		read_meta(argv[optind]);
-		if (!nmetas || !json_get(metas[0].doc, meta_key))
+		if (!in->nmetas || !json_get(in->metas[0].doc, meta_key))
 			die("%s: no meta.json beside it, or no '%s' in it", argv[optind], meta_key);
 		puts(meta_field(meta_key, buf, sizeof(buf)));
 		return 0;
@@ -86,27 +86,27 @@ int main(int argc, char **argv)
 		read_samples(argv[i]);
 		read_meta(argv[i]);
 	}
-	if (!ngroups)
+	if (!in->ngroups)
 		die("no samples in %s", argv[optind]);
 	if (!opt.baseline) {
-		opt.baseline = variants[0];
-		for (i = 0; i < nvariants; i++)
-			if (!strcmp(variants[i], "stock"))
+		opt.baseline = in->variants[0];
+		for (i = 0; i < in->nvariants; i++)
+			if (!strcmp(in->variants[i], "stock"))
 				opt.baseline = "stock";
 	}
-	for (i = 0; i < nvariants && strcmp(variants[i], opt.baseline); i++)
+	for (i = 0; i < in->nvariants && strcmp(in->variants[i], opt.baseline); i++)
 		;
-	if (i == nvariants)
+	if (i == in->nvariants)
 		die("baseline '%s' has no samples", opt.baseline);
 	check_comparable();
-	deterministic = nmetas && !strcmp(metas[0].mode, "icount");
-	for (i = 0; i < nvariants; i++) {
+	deterministic = in->nmetas && !strcmp(in->metas[0].mode, "icount");
+	for (i = 0; i < in->nvariants; i++) {
 		const char *path;
-		const struct json *vm = variant_meta(variants[i], &path);
+		const struct json *vm = variant_meta(in->variants[i], &path);
 
-		if (strcmp(variants[i], opt.baseline) &&
+		if (strcmp(in->variants[i], opt.baseline) &&
 		    !strcmp(json_get_string(vm, "kernel", ""), opt.baseline))
-			aa_arm = variants[i];
+			aa_arm = in->variants[i];
 	}
 
 	c = compare_all(&n);

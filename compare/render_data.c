@@ -61,8 +61,8 @@ void print_series(const struct comparison *c, size_t n)
 
 	printf("metric,variant,n,majors,minors,pos,threads,boots,median,low,high,unit,"
 	       "ratio,ratio_low,ratio_high,aa_low,aa_high\n");
-	for (i = 0; i < ngroups; i++) {
-		const struct group *g = &groups[i];
+	for (i = 0; i < in->ngroups; i++) {
+		const struct group *g = &in->groups[i];
 		const struct comparison *x = NULL, *aa = NULL;
 		double *med = xmalloc(g->n * sizeof(*med)), spread;
 		size_t nb = boot_medians(g, med, &spread);

@@ -268,7 +268,7 @@ void print_summary(const struct comparison *c, size_t n, int md)
 	FILE *out;
 
 	printf(md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
-	if (nmetas) {
+	if (in->nmetas) {
 		out = xmemstream(&line, &linelen);
 		fprintf(out, "run %s, %s mode, %s vCPU, %s boots x %s repetitions, N in {%s}; host: %s (%s cores), %s",
 			meta_field("run_id", b[0], sizeof(b[0])), meta_field("mode", b[1], sizeof(b[1])),
@@ -291,11 +291,11 @@ void print_summary(const struct comparison *c, size_t n, int md)
 			family_size[HEADLINE], opt.alpha, family_size[SECONDARY]);
 	fprintf(out, " --min-effect %g%%.", opt.min_effect * 100);
 	{
-		double *f = xmalloc(ngroups * sizeof(*f)), spread;
+		double *f = xmalloc(in->ngroups * sizeof(*f)), spread;
 		size_t nf = 0;
 
-		for (i = 0; i < ngroups; i++) {
-			const struct group *g = &groups[i];
+		for (i = 0; i < in->ngroups; i++) {
+			const struct group *g = &in->groups[i];
 			double *med;
 			size_t nb;
 
@@ -334,17 +334,17 @@ void print_summary(const struct comparison *c, size_t n, int md)
 		       "(false positives), largest change %.2f%%.\n",
 		       aa_arm, fp, total, largest * 100);
 	}
-	if (nmetas && !strcmp(meta_field("faults", b[0], sizeof(b[0])), "false"))
+	if (in->nmetas && !strcmp(meta_field("faults", b[0], sizeof(b[0])), "false"))
 		printf("Failure-path phase: skipped (FAULTS=0).\n");
 	printf("\n");
-	for (i = 0; i < nvariants; i++) {
-		if (!strcmp(variants[i], opt.baseline) ||
-		    (aa_arm && !strcmp(variants[i], aa_arm)))
+	for (i = 0; i < in->nvariants; i++) {
+		if (!strcmp(in->variants[i], opt.baseline) ||
+		    (aa_arm && !strcmp(in->variants[i], aa_arm)))
 			continue;
-		print_variant_heading(variants[i], md);
+		print_variant_heading(in->variants[i], md);
 		if (md)
 			printf("```\n");
-		print_changes(c, n, variants[i]);
+		print_changes(c, n, in->variants[i]);
 		printf(md ? "```\n\n" : "\n");
 	}
 	for (i = 0, j = 0; i < n; i++)
@@ -438,21 +438,21 @@ void print_tables(const struct comparison *c, size_t n, int md)
 	size_t i, j, k;
 
 	printf(md ? "## All comparisons\n\n" : "All comparisons\n");
-	for (i = 0; i < nvariants; i++) {
+	for (i = 0; i < in->nvariants; i++) {
 		const char *last_metric = "";
 		int pw = 5;
 
-		if (!strcmp(variants[i], opt.baseline))
+		if (!strcmp(in->variants[i], opt.baseline))
 			continue;
 		if (md)
 			printf("### %s against %s\n\n| metric | param | %s | %s | change | interval | p | paired delta | rule | verdict | floor |\n|---|---|---:|---:|---:|---|---:|---|---|---|---:|\n",
-			       variants[i], opt.baseline, opt.baseline, variants[i]);
+			       in->variants[i], opt.baseline, opt.baseline, in->variants[i]);
 		else
-			printf("\n%s against %s\n", variants[i], opt.baseline);
+			printf("\n%s against %s\n", in->variants[i], opt.baseline);
 		for (j = 0; j < n; j++) {
 			const struct comparison *x = &c[j];
 
-			if (strcmp(x->variant, variants[i]))
+			if (strcmp(x->variant, in->variants[i]))
 				continue;
 			if (!x->base || !x->var) {
 				if (md)

@@ -214,9 +214,9 @@ struct comparison *compare_all(size_t *count)
 	size_t i, j, n = 0;
 	int f;
 
-	qsort(groups, ngroups, sizeof(*groups), cmp_group);
-	for (i = 0; i < ngroups; i++) {
-		const struct group *g = &groups[i], *base;
+	qsort(in->groups, in->ngroups, sizeof(*in->groups), cmp_group);
+	for (i = 0; i < in->ngroups; i++) {
+		const struct group *g = &in->groups[i], *base;
 
 		/* one comparison per (metric, param, variant != baseline);
 		 * failure-path numbers have their own section */
@@ -229,19 +229,19 @@ struct comparison *compare_all(size_t *count)
 					      .variant = g->variant };
 	}
 	/* and the baseline's groups that a variant lacks */
-	for (i = 0; i < ngroups; i++) {
-		const struct group *g = &groups[i];
+	for (i = 0; i < in->ngroups; i++) {
+		const struct group *g = &in->groups[i];
 
 		if (strcmp(g->variant, opt.baseline) || g->decl->kind == DRAW)
 			continue;
-		for (j = 0; j < nvariants; j++)
-			if (strcmp(variants[j], opt.baseline) &&
-			    !find_group(g->metric, g->param, variants[j])) {
+		for (j = 0; j < in->nvariants; j++)
+			if (strcmp(in->variants[j], opt.baseline) &&
+			    !find_group(g->metric, g->param, in->variants[j])) {
 				c = xrealloc(c, (n + 1) * sizeof(*c));
 				c[n++] = (struct comparison){ .base = g, .decl = g->decl,
 							      .metric = g->metric,
 							      .param = g->param,
-							      .variant = variants[j] };
+							      .variant = in->variants[j] };
 			}
 	}
 	for (i = 0; i < n; i++) {
