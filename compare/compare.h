@@ -117,9 +117,20 @@ const struct comparison *find_comparison(const struct comparison *c, size_t n,
 /* render_text.c */
 void print_summary(const struct comparison *c, size_t n, int md);
 void print_tables(const struct comparison *c, size_t n, int md);
+/* Text broken at spaces into lines of at most width columns, each after
+ * indent. */
+void print_wrapped(const char *text, int width, const char *indent);
+
+/* sections.c */
+void print_failure_paths(int md);
+void print_memory_sites(int md);
+void print_sites_matrix(void);
+void print_plots(const char *file, int md);
+void print_fault_problems(void);
 
 /* render_data.c */
 void print_csv(const struct comparison *c, size_t n);
 void print_series(const struct comparison *c, size_t n);
+void print_json(const struct comparison *c, size_t n);
 
 #endif

@@ -27,8 +27,9 @@ struct options opt = { NULL, "text", 0.05, 0.01 };
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: compare [--baseline V] [--format text|md|csv|series] [--alpha A]\n"
-		"               [--min-effect E] samples.csv...\n"
+		"usage: compare [--baseline V] [--alpha A] [--min-effect E] [--plots LIST]\n"
+		"               [--format text|md|csv|series|json|sites|variants|fault-problems]\n"
+		"               samples.csv...\n"
 		"       compare --meta KEY RUN/samples.csv   (a value of RUN/meta.json;\n"
 		"               arrays as words, booleans as true/false)\n");
 	exit(2);
@@ -52,10 +53,11 @@ int main(int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "min-effect", required_argument, NULL, 'e' },
 		{ "meta", required_argument, NULL, 'm' },
+		{ "plots", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct comparison *c;
-	const char *meta_key = NULL;
+	const char *meta_key = NULL, *plots = NULL;
 	char buf[4096];
 	size_t n, i;
 	int ch;
@@ -67,6 +69,7 @@ int main(int argc, char **argv)
 		case 'a': opt.alpha = parse_number("alpha", optarg, 0, 1); break;
 		case 'e': opt.min_effect = parse_number("min-effect", optarg, 0, 100); break;
 		case 'm': meta_key = optarg; break;
+		case 'p': plots = optarg; break;
 		default: usage();
 		}
 	}
@@ -80,8 +83,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(opt.format, "text") && strcmp(opt.format, "md") &&
-	    strcmp(opt.format, "csv") && strcmp(opt.format, "series"))
-		die("--format: '%s' is not text, md, csv or series", opt.format);
+	    strcmp(opt.format, "csv") && strcmp(opt.format, "series") &&
+	    strcmp(opt.format, "json") && strcmp(opt.format, "sites") &&
+	    strcmp(opt.format, "variants") && strcmp(opt.format, "fault-problems"))
+		die("--format: '%s' is not text, md, csv, series, json, sites, variants or fault-problems",
+		    opt.format);
 	for (i = optind; i < (size_t)argc; i++) {
 		read_samples(argv[i]);
 		read_meta(argv[i]);
@@ -99,6 +105,14 @@ int main(int argc, char **argv)
 	if (i == in->nvariants)
 		die("baseline '%s' has no samples", opt.baseline);
 	check_comparable();
+	if (!strcmp(opt.format, "variants")) {
+		/* the baseline, then the others in the order of the run */
+		puts(opt.baseline);
+		for (i = 0; i < in->nvariants; i++)
+			if (strcmp(in->variants[i], opt.baseline))
+				puts(in->variants[i]);
+		return 0;
+	}
 	deterministic = in->nmetas && !strcmp(in->metas[0].mode, "icount");
 	for (i = 0; i < in->nvariants; i++) {
 		const char *path;
@@ -110,13 +124,25 @@ int main(int argc, char **argv)
 	}
 
 	c = compare_all(&n);
-	if (!strcmp(opt.format, "series"))
+	if (!strcmp(opt.format, "series")) {
 		print_series(c, n);
-	else if (!strcmp(opt.format, "csv"))
+	} else if (!strcmp(opt.format, "csv")) {
 		print_csv(c, n);
-	else {
-		print_summary(c, n, !strcmp(opt.format, "md"));
-		print_tables(c, n, !strcmp(opt.format, "md"));
+	} else if (!strcmp(opt.format, "json")) {
+		print_json(c, n);
+	} else if (!strcmp(opt.format, "sites")) {
+		print_sites_matrix();
+	} else if (!strcmp(opt.format, "fault-problems")) {
+		print_fault_problems();
+	} else {
+		int md = !strcmp(opt.format, "md");
+
+		print_summary(c, n, md);
+		print_tables(c, n, md);
+		print_failure_paths(md);
+		print_memory_sites(md);
+		if (plots)
+			print_plots(plots, md);
 	}
 	return 0;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare, rendering for programs: compare.csv (DESIGN.md's columns and
- * the rule's), series.csv (per-variant values and ratios for the plots).
+ * the rule's), series.csv (per-variant values and ratios for the plots),
+ * compare.json (every comparison with the run's provenance).
  */
 #include <math.h>
 #include <stdio.h>
@@ -92,4 +93,121 @@ void print_series(const struct comparison *c, size_t n)
 		cell(cells[4], 32, aa && aa->var ? aa->hi : 1 + x->floor);
 		printf(",%s,%s,%s,%s,%s\n", cells[0], cells[1], cells[2], cells[3], cells[4]);
 	}
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void json_number(double v)
+{
+	if (isfinite(v))
+		printf("%.6g", v);
+	else
+		printf("null");
+}
+
+/* A parsed JSON value written back, compactly. */
+static void json_value(const struct json *j)
+{
+	const struct json *e;
+
+	switch (j->type) {
+	case JSON_NULL: printf("null"); break;
+	case JSON_BOOL: printf(j->number ? "true" : "false"); break;
+	case JSON_NUMBER: json_number(j->number); break;
+	case JSON_STRING: json_string(j->string); break;
+	case JSON_ARRAY:
+	case JSON_OBJECT:
+		putchar(j->type == JSON_ARRAY ? '[' : '{');
+		for (e = j->child; e; e = e->next) {
+			if (e != j->child)
+				putchar(',');
+			if (j->type == JSON_OBJECT) {
+				json_string(e->key);
+				putchar(':');
+			}
+			json_value(e);
+		}
+		putchar(j->type == JSON_ARRAY ? ']' : '}');
+		break;
+	}
+}
+
+static void json_member(const char *key, const char *s)
+{
+	printf(",\"%s\":", key);
+	if (s)
+		json_string(s);
+	else
+		printf("null");
+}
+
+static void json_number_member(const char *key, double v)
+{
+	printf(",\"%s\":", key);
+	json_number(v);
+}
+
+/* The comparison for programs: the run's provenance (its meta.json), the
+ * rule's settings, and one object per comparison, with the metric's
+ * declaration. */
+void print_json(const struct comparison *c, size_t n)
+{
+	static const char *const directions[] = { "lower", "higher", "either" };
+	static const char *const kinds[] = { "sample", "count", "draw" };
+	size_t i;
+
+	printf("{\"run\":");
+	if (in->nmetas)
+		json_value(in->metas[0].doc);
+	else
+		printf("null");
+	json_member("baseline", opt.baseline);
+	json_member("mode_rule", deterministic ? "gap" : "t+gap");
+	json_number_member("alpha", opt.alpha);
+	json_number_member("min_effect", opt.min_effect);
+	printf(",\"holm_family_size\":{\"headline\":%zu,\"secondary\":%zu}",
+	       family_size[HEADLINE], family_size[SECONDARY]);
+	json_member("aa_arm", aa_arm);
+	printf(",\"comparisons\":[");
+	for (i = 0; i < n; i++) {
+		const struct comparison *x = &c[i];
+		int both = x->base && x->var;
+
+		printf("%s\n{\"metric\":", i ? "," : "");
+		json_string(x->metric);
+		json_member("param", x->param);
+		json_member("unit", x->decl->unit);
+		json_member("direction", directions[x->decl->direction]);
+		json_member("kind", kinds[x->decl->kind]);
+		json_member("family", x->decl->family == HEADLINE ? "headline" : "secondary");
+		json_member("variant", x->variant);
+		printf(",\"boots_base\":%zu,\"boots_variant\":%zu", x->nb, x->nv);
+		json_number_member("median_base", both ? x->mb : NAN);
+		json_number_member("median_variant", both ? x->mv : NAN);
+		json_number_member("ratio", both ? x->ratio : NAN);
+		json_number_member("ratio_low", both ? x->lo : NAN);
+		json_number_member("ratio_high", both ? x->hi : NAN);
+		json_number_member("p_value", both ? x->p : NAN);
+		json_member("verdict", x->verdict);
+		json_member("rule", x->rule);
+		json_number_member("floor", both ? x->floor : NAN);
+		json_number_member("rep_spread", both ? x->rep_spread : NAN);
+		if (x->npairs)
+			printf(",\"paired_delta\":{\"median\":%.6g,\"min\":%.6g,\"max\":%.6g}",
+			       x->pair_med, x->pair_min, x->pair_max);
+		printf("}");
+	}
+	printf("\n]}\n");
 }

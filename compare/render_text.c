@@ -79,7 +79,7 @@ static void format_counts(char *buf, size_t size, const struct comparison *x)
 
 /* Text broken at spaces into lines of at most width columns, each after
  * indent. */
-static void print_wrapped(const char *text, int width, const char *indent)
+void print_wrapped(const char *text, int width, const char *indent)
 {
 	int col = 0;
 

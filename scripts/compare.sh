@@ -1,8 +1,9 @@
 #!/bin/bash
 # make compare: the report of one run.  RUN (default RESULTS_DIR/latest),
-# BASELINE (default stock).  Writes RUN/report/: report.txt, report.md,
-# compare.csv, series.csv and the plots (PNG and SVG), then prints
-# report.txt.
+# BASELINE (default stock).  build/bin/compare writes every part of
+# RUN/report/ but the plots: compare.csv, compare.json, series.csv (the
+# plots' data), then report.txt and report.md, which list the plots this
+# script drew with gnuplot in between.  Prints report.txt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -14,30 +15,35 @@ report=$run/report
 mkdir -p "$report"
 args=(--baseline "$BASELINE")
 
-for fmt in text md csv series; do
-	case $fmt in
-	text) out=$report/report.txt ;;
-	md) out=$report/report.md ;;
-	csv) out=$report/compare.csv ;;
-	series) out=$report/series.csv ;;
-	esac
-	"$compare" "${args[@]}" --format "$fmt" "$run/samples.csv" > "$out.tmp"
-	mv "$out.tmp" "$out"
-done
+# compare_to FORMAT FILE [ARGS]: one output of the report engine, written
+# whole or not at all.
+compare_to() {
+	"$compare" "${args[@]}" --format "$1" "${@:3}" "$run/samples.csv" > "$2.tmp"
+	mv "$2.tmp" "$2"
+}
+compare_to csv "$report/compare.csv"
+compare_to json "$report/compare.json"
+compare_to series "$report/series.csv"
 
 # Variants in the order of the run, baseline first.
-mapfile -t variants < <(tail -n +2 "$run/samples.csv" | cut -d, -f1 | awk '!seen[$0]++' |
-	awk -v b="$BASELINE" '$0 == b { print; next } { rest[++n] = $0 } END { for (i = 1; i <= n; i++) print rest[i] }')
+mapfile -t variants < <("$compare" "${args[@]}" --format variants "$run/samples.csv")
 # A top-level value of meta.json: arrays as words, booleans as true/false.
 meta_value() { "$compare" --meta "$1" "$run/samples.csv"; }
 title="$(basename "$run"), $(meta_value mode) mode"
 # In icount mode a guest nanosecond is one instruction: say so on the axis.
 ns_unit=
 [ "$(meta_value mode)" != icount ] || ns_unit=' (icount: 1 ns = 1 instruction)'
-# A column of series.csv by its name in the header.
-series_col() {
-	head -1 "$report/series.csv" | tr ',' '\n' | grep -nx -- "$1" | cut -d: -f1 | grep . ||
-		die "series.csv has no column $1"
+# series_awk CONDITION ACTION [AWK OPTIONS]: awk over the rows of
+# series.csv, in which v("name") is the column of that name.
+series_awk() {
+	local cond=$1 action=$2
+	shift 2
+	awk -F, "$@" 'function v(k) {
+			if (!(k in col)) { print "series.csv has no column " k > "/dev/stderr"; exit 2 }
+			return $(col[k])
+		}
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		'"$cond { $action }" "$report/series.csv"
 }
 plots=()	# "file: what" or "skipped: why", for the report
 
@@ -48,14 +54,15 @@ block_or_gap() {
 	awk '{ print } END { if (!NR) print "NaN NaN NaN NaN" }'
 }
 
-# Blocks of "x median ci_low ci_high" from series.csv, one per variant,
-# for metric $1 where column $2 is the x value and the awk condition $3
-# selects the rows (series.csv: metric,variant,n,majors,minors,pos,threads,...).
+# Blocks of "x median low high" from series.csv, one per variant, for
+# metric $1 where column $2 is the x value and the awk condition $3
+# selects the rows.
 series_blocks() {
 	local v
 	for v in "${variants[@]}"; do
-		awk -F, -v m="$1" -v v="$v" -v xcol="$2" "NR > 1 && \$1 == m && \$2 == v && ($3) {
-			print \$xcol, \$9, \$10, \$11 }" "$report/series.csv" | sort -n | block_or_gap
+		series_awk 'v("metric") == m && v("variant") == var && ('"$3"')' \
+			'print v(x), v("median"), v("low"), v("high")' -v m="$1" -v var="$v" -v x="$2" |
+			sort -n | block_or_gap
 		printf '\n\n'
 	done
 }
@@ -67,15 +74,14 @@ draw_lines() {
 		"$RIG_ROOT/plot/lines.gp"
 }
 
-# plot_lines OUT XLABEL LOGX XCOL "PANEL|METRIC|CONDITION"...
+# plot_lines OUT XLABEL LOGX XCOLUMN "PANEL|METRIC|CONDITION"...
 plot_lines() {
 	local out=$1 xlabel=$2 logx=$3 xcol=$4 spec panels=() panel metric cond
 	shift 4
 	: > "$report/$out.dat"
 	for spec in "$@"; do
 		IFS='|' read -r panel metric cond <<< "$spec"
-		awk -F, -v m="$metric" "NR > 1 && \$1 == m && ($cond) { found = 1 } END { exit !found }" \
-			"$report/series.csv" || continue
+		[ -n "$(series_awk 'v("metric") == m && ('"$cond"')' 'print' -v m="$metric")" ] || continue
 		panels+=("$panel")
 		series_blocks "$metric" "$xcol" "$cond" >> "$report/$out.dat"
 	done
@@ -87,29 +93,26 @@ plot_lines() {
 	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
 }
 
-# plot_ratio OUT XLABEL LOGX XCOL "PANEL|METRIC|CONDITION"...: every
-# variant's ratio to the baseline against XCOL, over the A/A band.
+# plot_ratio OUT XLABEL LOGX XCOLUMN "PANEL|METRIC|CONDITION"...: every
+# variant's ratio to the baseline against XCOLUMN, over the A/A band.
 plot_ratio() {
 	local out=$1 xlabel=$2 logx=$3 xcol=$4 spec panels=() panel metric cond v
-	local ratio lo hi aa_lo aa_hi
-	ratio=$(series_col ratio) lo=$(series_col ratio_low) hi=$(series_col ratio_high)
-	aa_lo=$(series_col aa_low) aa_hi=$(series_col aa_high)
 	shift 4
 	: > "$report/$out.dat"
 	for spec in "$@"; do
 		IFS='|' read -r panel metric cond <<< "$spec"
-		awk -F, -v m="$metric" -v r="$ratio" "NR > 1 && \$1 == m && \$r != \"\" && ($cond) { found = 1 }
-			END { exit !found }" "$report/series.csv" || continue
+		[ -n "$(series_awk 'v("metric") == m && v("ratio") != "" && ('"$cond"')' 'print' \
+			-v m="$metric")" ] || continue
 		panels+=("$panel")
 		{
-			awk -F, -v m="$metric" -v xcol="$xcol" -v lo="$aa_lo" -v hi="$aa_hi" \
-				"NR > 1 && \$1 == m && \$lo != \"\" && ($cond) && !seen[\$xcol]++ {
-				print \$xcol, \$lo, \$hi }" "$report/series.csv" | sort -n | block_or_gap
+			series_awk 'v("metric") == m && v("aa_low") != "" && ('"$cond"') && !seen[v(x)]++' \
+				'print v(x), v("aa_low"), v("aa_high")' -v m="$metric" -v x="$xcol" |
+				sort -n | block_or_gap
 			printf '\n\n'
 			for v in "${variants[@]:1}"; do
-				awk -F, -v m="$metric" -v v="$v" -v xcol="$xcol" -v r="$ratio" -v lo="$lo" -v hi="$hi" \
-					"NR > 1 && \$1 == m && \$2 == v && \$r != \"\" && ($cond) {
-					print \$xcol, \$r, \$lo, \$hi }" "$report/series.csv" | sort -n | block_or_gap
+				series_awk 'v("metric") == m && v("variant") == var && v("ratio") != "" && ('"$cond"')' \
+					'print v(x), v("ratio"), v("ratio_low"), v("ratio_high")' \
+					-v m="$metric" -v var="$v" -v x="$xcol" | sort -n | block_or_gap
 				printf '\n\n'
 			done
 		} >> "$report/$out.dat"
@@ -147,21 +150,10 @@ plot_registration_cdf() {
 # Slab bytes per cdev that cdev_add() keeps, by allocation site, from
 # cdev_mem.bt in every variant's first boot.
 plot_memory_sites() {
-	local v f
-	for v in "${variants[@]}"; do
-		f=$run/$v/boot-1/trace/cdev_mem.txt
-		[ -f "$f" ] || { plots+=("skipped memory_sites: no cdev_mem.bt output for $v"); return; }
-		awk -v v="$v" '/^@cdev_adds:/ { n = $2 }
-			/^@site_live_bytes\[/ { s = $1; sub(/^@site_live_bytes\[/, "", s); sub(/\]:$/, "", s)
-				sub(/\.(constprop|isra|part)\..*/, "", s); b[s] += $2 }
-			END { for (s in b) printf "%s %s %.1f\n", v, s, b[s] / n }' "$f"
-	done > "$report/memory_sites.txt"
-	# a matrix: variants in rows, sites in columns
-	awk -v order="${variants[*]}" '{ val[$1, $2] = $3; if (!($2 in seen)) { seen[$2]; site[++ns] = $2 } }
-		END { nv = split(order, var, " "); printf "variant"; for (j = 1; j <= ns; j++) printf " %s", site[j]; print ""
-			for (i = 1; i <= nv; i++) { printf "%s", var[i]
-				for (j = 1; j <= ns; j++) printf " %s", ((var[i], site[j]) in val) ? val[var[i], site[j]] : 0; print "" } }' \
-		"$report/memory_sites.txt" > "$report/memory_sites.dat"
+	if ! "$compare" "${args[@]}" --format sites "$run/samples.csv" > "$report/memory_sites.dat" 2> /dev/null; then
+		plots+=("skipped memory_sites: no cdev_mem.bt output for every variant")
+		return
+	fi
 	gnuplot -e "data='$report/memory_sites.dat'; ylabel='slab bytes per cdev (traced)'; out='$report/memory_sites'; title='$title, N=$(meta_value trace_n)'" \
 		"$RIG_ROOT/plot/stacked.gp"
 	plots+=("memory_sites.png/.svg: slab bytes per cdev kept by cdev_add(), stacked by allocation site (cdev_mem.bt)")
@@ -197,138 +189,49 @@ plot_lock_hold() {
 
 # mem_bytes_per_cdev per variant at the largest N measured.
 plot_memory() {
-	local n v
-	n=$(awk -F, 'NR > 1 && $1 == "mem_bytes_per_cdev" && $4 == "" && $5 == "" { print $3 }' \
-		"$report/series.csv" | sort -n | tail -1)
+	local n
+	n=$(series_awk 'v("metric") == "mem_bytes_per_cdev" && v("majors") == "" && v("minors") == ""' \
+		'print v("n")' | sort -n | tail -1)
 	if [ -z "$n" ]; then
 		plots+=("skipped memory: no mem_bytes_per_cdev in this run")
 		return
 	fi
-	for v in "${variants[@]}"; do
-		awk -F, -v v="$v" -v n="$n" 'NR > 1 && $1 == "mem_bytes_per_cdev" &&
-			$2 == v && $3 == n && $4 == "" && $5 == "" { print v, $9, $10, $11 }' "$report/series.csv"
-	done > "$report/memory.dat"
+	series_awk 'v("metric") == "mem_bytes_per_cdev" && v("n") == n && v("majors") == "" && v("minors") == ""' \
+		'print v("variant"), v("median"), v("low"), v("high")' -v n="$n" |
+		awk -v order="${variants[*]}" '{ row[$1] = $0 }
+			END { nv = split(order, vs, " "); for (i = 1; i <= nv; i++) if (vs[i] in row) print row[vs[i]] }' \
+		> "$report/memory.dat"
 	gnuplot -e "data='$report/memory.dat'; ylabel='slab bytes per cdev'; out='$report/memory'; title='$title, N=$n'" \
 		"$RIG_ROOT/plot/bars.gp"
 	plots+=("memory.png/.svg: slab bytes per registered cdev at N=$n, from the slab counters")
 }
 
-plot_lines registration "N (cdevs registered)" 1 3 \
-	'cdev_add_ns|cdev_add_ns|$4 == "" && $6 == ""' \
-	'cdev_del_ns|cdev_del_ns|$4 == "" && $6 == ""' \
-	'cdev_del_ns(spread_over_'"$(meta_value spread_majors)"'_majors)|cdev_del_ns|$4 != ""'
-plot_lines open_lookup "N (cdevs registered)" 1 3 \
-	'open_lookup_ns(head)|open_lookup_ns|$6 == "head"' \
-	'open_lookup_ns(tail)|open_lookup_ns|$6 == "tail"'
+one_major='v("majors") == "" && v("pos") == ""'
+plot_lines registration "N (cdevs registered)" 1 n \
+	"cdev_add_ns|cdev_add_ns|$one_major" \
+	"cdev_del_ns|cdev_del_ns|$one_major" \
+	'cdev_del_ns(spread_over_'"$(meta_value spread_majors)"'_majors)|cdev_del_ns|v("majors") != ""'
+plot_lines open_lookup "N (cdevs registered)" 1 n \
+	'open_lookup_ns(head)|open_lookup_ns|v("pos") == "head"' \
+	'open_lookup_ns(tail)|open_lookup_ns|v("pos") == "tail"'
 plot_registration_cdf
 plot_memory
 plot_memory_sites
-plot_lines open_cached "threads" 0 7 'open_cached_ns|open_cached_ns|$7 != ""'
+plot_lines open_cached "threads" 0 threads 'open_cached_ns|open_cached_ns|v("threads") != ""'
 # The same headline families as ratios to the baseline, where 1% shows.
-plot_ratio registration_ratio "N (cdevs registered)" 1 3 \
-	'cdev_add_ns|cdev_add_ns|$4 == "" && $6 == ""' \
-	'cdev_del_ns|cdev_del_ns|$4 == "" && $6 == ""'
-plot_ratio open_lookup_ratio "N (cdevs registered)" 1 3 \
-	'open_lookup_ns(head)|open_lookup_ns|$6 == "head"' \
-	'open_lookup_ns(tail)|open_lookup_ns|$6 == "tail"'
-plot_ratio open_cached_ratio "threads" 0 7 'open_cached_ns|open_cached_ns|$7 != ""'
-plot_ratio memory_ratio "N (cdevs registered)" 1 3 \
-	'mem_bytes_per_cdev|mem_bytes_per_cdev|$4 == "" && $5 == ""'
+plot_ratio registration_ratio "N (cdevs registered)" 1 n \
+	"cdev_add_ns|cdev_add_ns|$one_major" \
+	"cdev_del_ns|cdev_del_ns|$one_major"
+plot_ratio open_lookup_ratio "N (cdevs registered)" 1 n \
+	'open_lookup_ns(head)|open_lookup_ns|v("pos") == "head"' \
+	'open_lookup_ns(tail)|open_lookup_ns|v("pos") == "tail"'
+plot_ratio open_cached_ratio "threads" 0 threads 'open_cached_ns|open_cached_ns|v("threads") != ""'
+plot_ratio memory_ratio "N (cdevs registered)" 1 n \
+	'mem_bytes_per_cdev|mem_bytes_per_cdev|v("majors") == "" && v("minors") == ""'
 plot_lock_hold
 
-# The failure-path phase (fault kernels): one table per mode, variants in
-# report order, from the run's fail_* rows.
-failure_paths() {
-	awk -F, -v order="${variants[*]}" '
-		NR > 1 && $3 ~ /^fail_/ {
-			p = $4; for (i = 5; i < NF - 2; i++) p = p "," $i
-			gsub(/"/, "", p)
-			if ($3 == "fail_warnings") { warn[$1] = $(NF - 1); next }
-			flav = p; sub(/^flavour=/, "", flav); prob = "-"
-			if (flav ~ /,prob=/) { prob = flav; sub(/.*,prob=/, "", prob); sub(/,prob=.*/, "", flav) }
-			if ($3 == "fail_kset_refs_left") {
-				kgroups[$1]++
-				if ($(NF - 1) != 0)
-					kchanged[$1] = kchanged[$1] (kchanged[$1] == "" ? "" : ", ") flav \
-						(prob == "-" ? "" : " " prob "%") " " $(NF - 1)
-				next
-			}
-			key = $1 SUBSEP flav SUBSEP prob
-			if (!(key in seen)) { seen[key]; keys[++nk] = key }
-			val[key, $3] = $(NF - 1)
-		}
-		END {
-			if (!nk) exit
-			nv = split(order, vs, " ")
-			print "Failure paths (fault kernels: rig.config + patches/fault.config, one"
-			print "boot per variant; kmemleak reports in <variant>/fault-1/kmemleak.txt;"
-			print "leaks are kmemleak suspects allocated through the registration)"
-			print ""
-			print "  systematic: the k-th slab allocation of one registration fails, every k"
-			printf "  %-15s %-16s %6s %7s %9s %11s %5s %6s\n", "variant", "flavour",
-				"points", "handled", "tolerated", "leaked B(n)", "sysfs", "majors"
-			for (v = 1; v <= nv; v++) for (k = 1; k <= nk; k++) {
-				split(keys[k], f, SUBSEP)
-				if (f[1] != vs[v] || f[3] != "-") continue
-				printf "  %-15s %-16s %6s %7s %9s %11s %5s %6s\n", f[1], f[2],
-					val[keys[k], "fail_points"], val[keys[k], "fail_handled"],
-					val[keys[k], "fail_tolerated"],
-					val[keys[k], "fail_leaked_bytes"] "(" val[keys[k], "fail_leaked_objects"] ")",
-					val[keys[k], "fail_sysfs_left"], val[keys[k], "fail_majors_left"]
-			}
-			print ""
-			print "  failslab sweep: 200 rounds per probability, only this task failing;"
-			print "  a round whose driver structure failed to allocate (setup) registers"
-			print "  nothing"
-			printf "  %-15s %-16s %4s %5s %6s %5s %11s %5s %6s\n", "variant", "flavour",
-				"prob", "regd", "failed", "setup", "leaked B(n)", "sysfs", "majors"
-			for (v = 1; v <= nv; v++) for (k = 1; k <= nk; k++) {
-				split(keys[k], f, SUBSEP)
-				if (f[1] != vs[v] || f[3] == "-") continue
-				printf "  %-15s %-16s %3s%% %5s %6s %5s %11s %5s %6s\n", f[1], f[2], f[3],
-					val[keys[k], "fail_registered"], val[keys[k], "fail_handled"],
-					val[keys[k], "fail_setup_failed"],
-					val[keys[k], "fail_leaked_bytes"] "(" val[keys[k], "fail_leaked_objects"] ")",
-					val[keys[k], "fail_sysfs_left"], val[keys[k], "fail_majors_left"]
-			}
-			print ""
-			print "  references on the /sys/cdev and /sys/cdev/major ksets, after minus"
-			print "  before each group (kernels with cdevs in sysfs; a change fails the run):"
-			for (v = 1; v <= nv; v++) if (vs[v] in kgroups)
-				printf "    %-15s %s\n", vs[v], ((vs[v] in kchanged) ? "changed: " kchanged[vs[v]] : \
-					"unchanged in all " kgroups[vs[v]] " groups")
-			print "  kernel warnings (WARN/BUG/oops) in the fault boots:"
-			for (v = 1; v <= nv; v++) if (vs[v] in warn) printf "    %-15s %s\n", vs[v], warn[vs[v]]
-			print "  cdev_init_noput frees the structure without kobject_put() after a"
-			print "  failed cdev_add(); its leaks are the measured cost, every other"
-			print "  flavour must leak nothing (the run fails otherwise)."
-			print ""
-		}' "$run/samples.csv"
-}
-if [ "$(meta_value faults)" = false ]; then
-	printf 'Failure paths: skipped (FAULTS=0: no fault kernels were booted)\n\n'
-else
-	failure_paths
-fi > "$report/failure_paths.txt"
-if [ -s "$report/failure_paths.txt" ]; then
-	cat "$report/failure_paths.txt" >> "$report/report.txt"
-	{ printf '## Failure paths\n\n```\n'; cat "$report/failure_paths.txt"; printf '```\n\n'; } >> "$report/report.md"
-fi
-if [ -s "$report/memory_sites.txt" ]; then
-	{
-		printf 'Slab bytes per cdev kept by cdev_add(), by allocation site (cdev_mem.bt,\nfirst boot)\n'
-		sort -k1,1 -k3,3nr "$report/memory_sites.txt" |
-			awk '{ printf "  %-16s %-36s %8.1f\n", $1, $2, $3 }'
-		echo
-	} >> "$report/report.txt"
-fi
-{
-	printf 'Plots (in %s)\n' "$report"
-	printf '%s\n' "${plots[@]}" | fold -s -w 76 | sed 's/^/  /'
-} >> "$report/report.txt"
-{
-	printf '## Plots\n\n'
-	printf -- '- %s\n' "${plots[@]}"
-} >> "$report/report.md"
+printf '%s\n' "${plots[@]}" > "$report/plots.txt"
+compare_to text "$report/report.txt" --plots "$report/plots.txt"
+compare_to md "$report/report.md" --plots "$report/plots.txt"
 cat "$report/report.txt"
-log "report: $report/report.txt (also report.md, compare.csv, series.csv, plots)"
+log "report: $report/report.txt (also report.md, compare.csv, compare.json, series.csv, plots)"

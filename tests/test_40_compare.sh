@@ -72,6 +72,7 @@ mkdir "$tmp/ic"
 			echo "$v,$b,kernfs_nodes_per_cdev,n=100,0,$k,count"
 			echo "$v,$b,trace_overhead_pct,phase=add,0,$o,pct"
 			echo "$v,1,fail_handled,flavour=cdev_alloc,0,$((20 + b)),count"
+			echo "$v,1,fail_points,flavour=cdev_alloc,0,$((30 + b)),count"
 		done
 	done
 } > "$tmp/ic/samples.csv"
@@ -111,6 +112,40 @@ grep -qE "^  n=1 +334 +-2.4% +-2.4..-2.4 +-8 +better$" "$tmp/ic/out.txt" ||
 	fail "the icount table does not show the paired delta beside the ratio"
 awk 'length > 79 { bad = 1 } END { exit bad }' "$tmp/ic/out.txt" ||
 	fail "the icount text report has lines of 80 columns or more"
+# The machine-readable comparison: the run's provenance and one object
+# per comparison, as many as compare.csv has rows.
+rows=$(($(wc -l < "$tmp/ic/out.csv") - 1))
+$bin/compare --format json "$tmp/ic/samples.csv" | jq -e --argjson rows "$rows" '
+	.run.run_id == "ic" and .baseline == "stock" and .aa_arm == "aa" and
+	(.comparisons | length) == $rows and
+	([.comparisons[] | select(.variant == "slow9" and .metric == "cdev_add_ns") | .verdict]
+	 | unique) == ["worse"] and
+	([.comparisons[] | select(.variant == "minus8" and .metric == "cdev_add_ns")
+	  | .paired_delta.median] | unique) == [-8]' > /dev/null ||
+	fail "compare.json lacks the provenance or a comparison compare.csv has"
+# Every section of the report comes from compare: with the phase run, the
+# failure paths (draws, no verdicts); the memory sites from cdev_mem.bt;
+# the plot list it is given.
+sed 's/"faults": false/"faults": true/' "$tmp/ic/meta.json" > "$tmp/ic/meta.json.new"
+mv "$tmp/ic/meta.json.new" "$tmp/ic/meta.json"
+for v in stock slow9 minus8 aa; do
+	mkdir -p "$tmp/ic/$v/boot-1/trace"
+	cp bench/trace/cdev_mem_example.txt "$tmp/ic/$v/boot-1/trace/cdev_mem.txt"
+done
+echo "registration.png/.svg: a plot" > "$tmp/ic/plots.txt"
+$bin/compare --format text --plots "$tmp/ic/plots.txt" "$tmp/ic/samples.csv" > "$tmp/ic/full.txt"
+failures=$(sed -n '/^Failure paths$/,/^$/p; /^  systematic/,/^$/p' "$tmp/ic/full.txt")
+grep -qE "^    cdev_alloc +31 +21 +- +-\(-\) +- +-$" <<< "$failures" ||
+	fail "no systematic row with the draws (points 31, handled 21): $failures"
+grep -qE "^  slow9 +kobj_map +64\.0$" "$tmp/ic/full.txt" ||
+	fail "no memory site kobj_map at 64000 bytes / 1000 cdevs for slow9"
+grep -qE "^  registration.png/.svg: a plot$" "$tmp/ic/full.txt" || fail "the plot list is not in the report"
+awk 'length > 79 { bad = 1 } END { exit bad }' "$tmp/ic/full.txt" ||
+	fail "the full text report has lines of 80 columns or more"
+[ "$($bin/compare --format sites "$tmp/ic/samples.csv" | head -1)" = \
+	"variant kobject_set_name_vargs __kernfs_new_node radix_tree_node_alloc kobj_map" ] ||
+	fail "the memory sites' plot data does not have a column per site"
+
 # The same in tcg mode: Welch's t and the gap; with one boot a side no
 # rule can decide.
 mkdir "$tmp/tcg" "$tmp/tcg1"

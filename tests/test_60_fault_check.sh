@@ -19,7 +19,7 @@ make_boot() {
 		echo "sysfs-cdev,1,fail_points,flavour=cdev_init,0,7,count"
 		echo "sysfs-cdev,1,fail_leaked_bytes,flavour=cdev_init,0,0,bytes"
 		echo 'sysfs-cdev,1,fail_leaked_bytes,"flavour=cdev_init_noput,prob=10",0,96,bytes'
-		printf '%s\n' "$@"
+		[ $# = 0 ] || printf '%s\n' "$@"
 	} > "$boot/samples.csv"
 }
 
@@ -30,7 +30,7 @@ grep -q '^sysfs-cdev,1,fail_warnings,-,0,0,count$' "$boot/samples.csv" ||
 echo "clean fault boot: accepted"
 
 make_boot "reboot: Power down" 'sysfs-cdev,1,fail_leaked_bytes,"flavour=cdev_alloc,prob=50",0,48,bytes'
-expect_fail "leak in cdev_alloc" 'flavour=cdev_alloc,prob=50" fail_leaked_bytes=48' \
+expect_fail "leak in cdev_alloc" 'flavour=cdev_alloc,prob=50 fail_leaked_bytes=48' \
 	scripts/fault-check.sh "$boot"
 
 make_boot "reboot: Power down" "sysfs-cdev,1,fail_sysfs_left,flavour=cdev_device_add,0,1,count"
@@ -43,7 +43,7 @@ expect_fail "kset references dropped" "flavour=cdev_del_on_fail fail_kset_refs_l
 
 make_boot "reboot: Power down" 'sysfs-cdev,1,fail_kset_refs_left,"flavour=cdev_init_noput,prob=1",0,2,count'
 expect_fail "kset references taken by cdev_init_noput" \
-	'flavour=cdev_init_noput,prob=1" fail_kset_refs_left=2' scripts/fault-check.sh "$boot"
+	'flavour=cdev_init_noput,prob=1 fail_kset_refs_left=2' scripts/fault-check.sh "$boot"
 
 make_boot "WARNING: CPU: 0 PID: 80 at lib/kobject.c:620 kobject_put+0x40/0x50"
 expect_fail "kernel warning" "1 kernel warning" scripts/fault-check.sh "$boot"

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare, the report's sections that are not comparisons: the
+ * failure-path phase's draws (fail_* rows, one fault boot per variant, no
+ * verdicts), the slab bytes per allocation site that cdev_mem.bt saw, and
+ * the list of plots.  Text, with md wrapping it in a code block.
+ */
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare.h"
+
+/* The failure-path value of a (variant, metric, param), "-" if absent. */
+static const char *draw(const char *variant, const char *metric, const char *param,
+			char *buf, size_t size)
+{
+	const struct group *g = find_group(metric, param, variant);
+
+	if (!g || !g->n)
+		return "-";
+	snprintf(buf, size, "%g", g->v[0]);	/* one fault boot: one draw */
+	return buf;
+}
+
+/* "bytes(objects)" leaked by a flavour's group. */
+static const char *leaked(const char *variant, const char *param, char *buf, size_t size)
+{
+	char b[32], o[32];
+
+	snprintf(buf, size, "%s(%s)", draw(variant, "fail_leaked_bytes", param, b, sizeof(b)),
+		 draw(variant, "fail_leaked_objects", param, o, sizeof(o)));
+	return buf;
+}
+
+/* The rows of one table, under the variant's name: systematic (a
+ * fail_points group per flavour, param "flavour=F") or the sweep (a
+ * fail_registered group per "flavour=F,prob=P"). */
+static void failure_rows(const char *variant, int sweep)
+{
+	char flav[64], prob[16], b[6][80];
+	size_t i, rows = 0;
+
+	for (i = 0; i < in->ngroups; i++) {
+		const struct group *g = &in->groups[i];
+		const char *p = g->param;
+
+		if (strcmp(g->variant, variant) ||
+		    strcmp(g->metric, sweep ? "fail_registered" : "fail_points"))
+			continue;
+		if (!rows++)
+			printf("  %s\n", variant);
+		param_value(p, "flavour", flav, sizeof(flav));
+		param_value(p, "prob", prob, sizeof(prob));
+		if (sweep)
+			printf("    %-16s %3s%% %5s %6s %5s %11s %5s %6s\n", flav, prob,
+			       draw(variant, "fail_registered", p, b[0], 80),
+			       draw(variant, "fail_handled", p, b[1], 80),
+			       draw(variant, "fail_setup_failed", p, b[2], 80),
+			       leaked(variant, p, b[3], 80),
+			       draw(variant, "fail_sysfs_left", p, b[4], 80),
+			       draw(variant, "fail_majors_left", p, b[5], 80));
+		else
+			printf("    %-16s %6s %7s %9s %11s %5s %6s\n", flav,
+			       draw(variant, "fail_points", p, b[0], 80),
+			       draw(variant, "fail_handled", p, b[1], 80),
+			       draw(variant, "fail_tolerated", p, b[2], 80),
+			       leaked(variant, p, b[3], 80),
+			       draw(variant, "fail_sysfs_left", p, b[4], 80),
+			       draw(variant, "fail_majors_left", p, b[5], 80));
+	}
+}
+
+/* The kset reference line of a variant: unchanged, or which groups. */
+static void kset_refs(const char *variant)
+{
+	char flav[64], prob[16], *text = NULL;
+	size_t i, len = 0, groups = 0, changes = 0;
+	FILE *out = xmemstream(&text, &len);
+
+	for (i = 0; i < in->ngroups; i++) {
+		const struct group *g = &in->groups[i];
+
+		if (strcmp(g->variant, variant) || strcmp(g->metric, "fail_kset_refs_left"))
+			continue;
+		groups++;
+		if (g->v[0] == 0)
+			continue;
+		param_value(g->param, "flavour", flav, sizeof(flav));
+		param_value(g->param, "prob", prob, sizeof(prob));
+		fprintf(out, "%s %s%s%s %+g", changes++ ? "," : " changed:", flav,
+			prob[0] ? " " : "", prob, g->v[0]);
+	}
+	fclose(out);
+	if (changes)
+		printf("    %s:%s\n", variant, text);
+	else if (groups)
+		printf("    %s: unchanged in all %zu groups\n", variant, groups);
+	free(text);
+}
+
+void print_failure_paths(int md)
+{
+	char b[32];
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < in->ngroups && !any; i++)
+		any = in->groups[i].decl->kind == DRAW;
+	if (in->nmetas && !strcmp(meta_field("faults", b, sizeof(b)), "false")) {
+		printf(md ? "## Failure paths\n\nSkipped (FAULTS=0: no fault kernels were booted).\n\n" :
+			    "Failure paths: skipped (FAULTS=0: no fault kernels were booted)\n\n");
+		return;
+	}
+	if (!any)
+		return;
+	printf(md ? "## Failure paths\n\n```\n" : "Failure paths\n");
+	printf("Fault kernels (rig.config + patches/fault.config), one boot per variant;\n"
+	       "kmemleak's reports in <variant>/fault-1/kmemleak.txt; leaks are its\n"
+	       "suspects allocated through the registration.  Single draws, no verdicts.\n\n");
+	printf("  systematic: the k-th slab allocation of one registration fails, every k\n");
+	printf("    %-16s %6s %7s %9s %11s %5s %6s\n", "flavour", "points", "handled",
+	       "tolerated", "leaked B(n)", "sysfs", "majors");
+	for (i = 0; i < in->nvariants; i++)
+		failure_rows(in->variants[i], 0);
+	printf("\n  failslab sweep: 200 rounds per probability, only this task failing; a\n"
+	       "  round whose driver structure failed to allocate (setup) registers nothing\n");
+	printf("    %-16s %4s %5s %6s %5s %11s %5s %6s\n", "flavour", "prob", "regd",
+	       "failed", "setup", "leaked B(n)", "sysfs", "majors");
+	for (i = 0; i < in->nvariants; i++)
+		failure_rows(in->variants[i], 1);
+	printf("\n  references on the /sys/cdev and /sys/cdev/major ksets, after minus\n"
+	       "  before each group (kernels with cdevs in sysfs; a change fails the run):\n");
+	for (i = 0; i < in->nvariants; i++)
+		kset_refs(in->variants[i]);
+	printf("  kernel warnings (WARN/BUG/oops) in the fault boots:\n");
+	for (i = 0; i < in->nvariants; i++)
+		if (find_group("fail_warnings", "-", in->variants[i]))
+			printf("    %-16s %s\n", in->variants[i],
+			       draw(in->variants[i], "fail_warnings", "-", b, sizeof(b)));
+	printf("  cdev_init_noput frees the structure without kobject_put() after a\n"
+	       "  failed cdev_add(); its leaks are the measured cost, every other\n"
+	       "  flavour must leak nothing (the run fails otherwise).\n");
+	printf(md ? "```\n\n" : "\n");
+}
+
+/* Slab bytes per cdev that cdev_add() kept, by allocation site, from
+ * cdev_mem.bt in a variant's first boot. */
+struct site {
+	const char *variant;
+	char name[96];
+	double bytes;
+};
+
+static struct site *sites;
+static size_t nsites;
+
+static void add_site(const char *variant, const char *name, double bytes)
+{
+	size_t i;
+
+	for (i = 0; i < nsites; i++)
+		if (sites[i].variant == variant && !strcmp(sites[i].name, name)) {
+			sites[i].bytes += bytes;
+			return;
+		}
+	sites = xrealloc(sites, (nsites + 1) * sizeof(*sites));
+	sites[nsites].variant = variant;
+	snprintf(sites[nsites].name, sizeof(sites[nsites].name), "%s", name);
+	sites[nsites++].bytes = bytes;
+}
+
+/* Reads every variant's cdev_mem.txt once; 0 when a variant has none. */
+static int read_sites(void)
+{
+	static int done, complete;
+	char *dir, path[4096], line[512], name[96];
+	size_t i, first;
+	double adds, bytes;
+	FILE *f;
+
+	if (done)
+		return complete;
+	done = 1;
+	if (!in->nmetas)
+		return 0;
+	dir = xstrdup(in->metas[0].path);
+	complete = 1;
+	for (i = 0; i < in->nvariants; i++) {
+		snprintf(path, sizeof(path), "%s/%s/boot-1/trace/cdev_mem.txt", dirname(dir),
+			 in->variants[i]);
+		free(dir);
+		dir = xstrdup(in->metas[0].path);
+		f = fopen(path, "r");
+		if (!f) {
+			complete = 0;
+			continue;
+		}
+		adds = 0;
+		first = nsites;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "@cdev_adds: %lf", &adds) == 1)
+				continue;
+			if (sscanf(line, "@site_live_bytes[%95[^]]]: %lf", name, &bytes) == 2) {
+				/* one site, however gcc cloned the function */
+				name[strcspn(name, ".")] = '\0';
+				add_site(in->variants[i], name, bytes);
+			}
+		}
+		fclose(f);
+		for (; first < nsites; first++)
+			sites[first].bytes = adds > 0 ? sites[first].bytes / adds : NAN;
+	}
+	free(dir);
+	return complete && nsites;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const struct site *x = a, *y = b;
+
+	return (y->bytes > x->bytes) - (y->bytes < x->bytes);
+}
+
+void print_memory_sites(int md)
+{
+	size_t i, j;
+
+	if (!read_sites())
+		return;
+	printf(md ? "## Memory by allocation site\n\n```\n" : "");
+	printf("Slab bytes per cdev kept by cdev_add(), by allocation site (cdev_mem.bt,\n"
+	       "first boot)\n");
+	for (i = 0; i < in->nvariants; i++) {
+		struct site *v = xmalloc(nsites * sizeof(*v));
+		size_t n = 0;
+
+		for (j = 0; j < nsites; j++)
+			if (sites[j].variant == in->variants[i])
+				v[n++] = sites[j];
+		qsort(v, n, sizeof(*v), cmp_site);
+		for (j = 0; j < n; j++)
+			printf("  %-16s %-36s %8.1f\n", v[j].variant, v[j].name, v[j].bytes);
+		free(v);
+	}
+	printf(md ? "```\n\n" : "\n");
+}
+
+/* The plot's data: a row per variant, a column per site (0 where a
+ * variant has none), sites in order of first appearance. */
+void print_sites_matrix(void)
+{
+	size_t i, j, k;
+
+	if (!read_sites())
+		die("no cdev_mem.bt output for every variant's first boot");
+	printf("variant");
+	for (j = 0; j < nsites; j++) {
+		for (k = 0; k < j && strcmp(sites[k].name, sites[j].name); k++)
+			;
+		if (k == j)
+			printf(" %s", sites[j].name);
+	}
+	printf("\n");
+	for (i = 0; i < in->nvariants; i++) {
+		printf("%s", in->variants[i]);
+		for (j = 0; j < nsites; j++) {
+			double b = 0;
+
+			for (k = 0; k < j && strcmp(sites[k].name, sites[j].name); k++)
+				;
+			if (k < j)
+				continue;	/* a column already printed */
+			for (k = 0; k < nsites; k++)
+				if (sites[k].variant == in->variants[i] &&
+				    !strcmp(sites[k].name, sites[j].name))
+					b = sites[k].bytes;
+			printf(" %.1f", b);
+		}
+		printf("\n");
+	}
+}
+
+/* The plots compare.sh drew, one "file: what" or "skipped ...: why" per
+ * line of @file. */
+void print_plots(const char *file, int md)
+{
+	char line[1024], *dir;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		die("cannot open the plot list %s", file);
+	dir = xstrdup(file);
+	if (md)
+		printf("## Plots\n\n");
+	else
+		printf("Plots (in %s)\n", dirname(dir));
+	free(dir);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (md)
+			printf("- %s\n", line);
+		else
+			print_wrapped(line, 76, "  ");
+	}
+	fclose(f);
+}
+
+/*
+ * The failure-path phase's pass rule, for scripts/fault-check.sh: every
+ * flavour that unwinds as its API asks (all but cdev_init_noput, whose
+ * leaks are the cost being measured) leaks nothing by kmemleak's count
+ * and leaves no sysfs entry or major behind, and no flavour changes the
+ * references on the /sys/cdev ksets.  One line per problem, none when the
+ * phase passed.
+ */
+void print_fault_problems(void)
+{
+	static const char *const must_be_zero[] = { "fail_leaked_bytes", "fail_sysfs_left",
+						    "fail_majors_left" };
+	char flav[64];
+	size_t i, k;
+
+	for (i = 0; i < in->ngroups; i++) {
+		const struct group *g = &in->groups[i];
+		int checked = !strcmp(g->metric, "fail_kset_refs_left");
+
+		param_value(g->param, "flavour", flav, sizeof(flav));
+		for (k = 0; k < sizeof(must_be_zero) / sizeof(must_be_zero[0]); k++)
+			checked |= !strcmp(g->metric, must_be_zero[k]) &&
+				   strcmp(flav, "cdev_init_noput");
+		if (checked && g->n && g->v[0] != 0)
+			printf("%s %s=%g\n", g->param, g->metric, g->v[0]);
+	}
+}
