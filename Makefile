@@ -9,12 +9,14 @@ SHELL := /bin/bash
 export $(shell sed -n 's/^\([A-Z_][A-Z_0-9]*\) *|.*/\1/p' scripts/settings.def)
 
 BIN_DIR := $(or $(BUILD_DIR),build)/bin
-# User-space programs that run in the guest: the selftest, and one file per
-# benchmark linked with the harness.
+# User-space programs that run in the guest: the selftest, the memory and
+# fault phases, rows (the results schema's command line), and one file per
+# benchmark linked with the harness.  Every one links bench/lib, which owns
+# the results schema and the slab counters.
+GUEST_LIB := bench/lib/results.c bench/lib/slab_counters.c
 PROGS := $(patsubst %.c,$(BIN_DIR)/%,$(notdir $(wildcard bench/selftest/*.c bench/faults/*.c \
-		$(filter-out bench/mem/slab_counters.c,$(wildcard bench/mem/*.c))))) \
+		bench/mem/*.c bench/lib/rows.c))) \
 	$(patsubst bench/user/%.c,$(BIN_DIR)/%,$(filter-out bench/user/harness.c,$(wildcard bench/user/*.c)))
-SLAB_COUNTERS := bench/mem/slab_counters.c bench/mem/slab_counters.h
 CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 # The report engine, compare/: every file but the unit test.
 COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c))
@@ -40,17 +42,21 @@ $(BIN_DIR)/%: bench/selftest/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<
 
-$(BIN_DIR)/%: bench/mem/%.c $(SLAB_COUNTERS)
+$(BIN_DIR)/rows: bench/lib/rows.c $(GUEST_LIB) $(wildcard bench/lib/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< bench/mem/slab_counters.c
+	$(CC) $(CFLAGS) -Ibench/lib -o $@ $< $(GUEST_LIB)
 
-$(BIN_DIR)/%: bench/faults/%.c $(SLAB_COUNTERS)
+$(BIN_DIR)/%: bench/mem/%.c $(GUEST_LIB) $(wildcard bench/lib/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Ibench/mem -o $@ $< bench/mem/slab_counters.c
+	$(CC) $(CFLAGS) -Ibench/lib -o $@ $< $(GUEST_LIB)
 
-$(BIN_DIR)/%: bench/user/%.c bench/user/harness.c bench/user/harness.h
+$(BIN_DIR)/%: bench/faults/%.c $(GUEST_LIB) $(wildcard bench/lib/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -pthread -o $@ $< bench/user/harness.c
+	$(CC) $(CFLAGS) -Ibench/lib -o $@ $< $(GUEST_LIB)
+
+$(BIN_DIR)/%: bench/user/%.c bench/user/harness.c bench/user/harness.h $(GUEST_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ibench/lib -pthread -o $@ $< bench/user/harness.c $(GUEST_LIB)
 
 deps:
 	@scripts/deps.sh

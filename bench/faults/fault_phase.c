@@ -18,8 +18,8 @@
  * so objects that other code leaked meanwhile are not blamed on the
  * registration paths.
  *
- * Rows (samples.csv schema) go to stdout, param "flavour=F" (systematic)
- * or "flavour=F,prob=P" (sweep, quoted):
+ * Rows (bench/lib/results.h) go to stdout, param "flavour=F" (systematic)
+ * or "flavour=F,prob=P" (sweep):
  *   fail_points          failure points inside one registration (systematic)
  *   fail_handled         injected failures that returned an error
  *   fail_tolerated       injected failures the registration survived
@@ -44,6 +44,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "results.h"
 #include "slab_counters.h"
 
 #define FAULTS		"/sys/kernel/debug/cdev_faults"
@@ -170,7 +171,7 @@ static bool kset_refs(long refs[2])
 
 /* One group's figures, printed once the final kmemleak scan is in. */
 struct group {
-	char param[80];
+	struct param param;
 	int sweep;
 	pid_t pid;		/* the process that registered: kmemleak's "pid" */
 	unsigned int points, handled, tolerated, registered, setup;
@@ -193,7 +194,7 @@ static size_t ngroups;
  */
 static void scan_leaks(void)
 {
-	char *buf, *rec, *next;
+	char *buf, *rec, *next, param[128];
 	size_t g;
 
 	sleep(MIN_AGE_S);
@@ -204,7 +205,8 @@ static void scan_leaks(void)
 	fprintf(kmemleak_log, "# %s boot %s: kmemleak after every group; groups by pid:\n",
 		variant, boot);
 	for (g = 0; g < ngroups; g++)
-		fprintf(kmemleak_log, "#   pid %d %s\n", groups[g].pid, groups[g].param);
+		fprintf(kmemleak_log, "#   pid %d %s\n", groups[g].pid,
+			param_csv(&groups[g].param, param, sizeof(param)));
 	fputs(buf, kmemleak_log);
 	for (rec = strstr(buf, "unreferenced object"); rec; rec = next) {
 		long size;
@@ -227,9 +229,9 @@ static void scan_leaks(void)
 	free(buf);
 }
 
-static void row(const char *metric, const char *param, long value, const char *unit)
+static void row(const char *metric, const struct param *param, long value, const char *unit)
 {
-	printf("%s,%s,%s,%s,0,%ld,%s\n", variant, boot, metric, param, value, unit);
+	results_row(stdout, variant, boot, metric, param, 0, (double)value, 0, unit);
 }
 
 /*
@@ -278,12 +280,11 @@ static void run_group(const char *flavour, int percent)
 	long sysfs_before, majors_before, ksets_before[2];
 	struct slab_totals before, after;
 	unsigned int failed;
-	char *result;
+	char *result, param[128];
 
+	param_set(&g->param, PARAM_flavour, "%s", flavour);
 	if (percent)
-		snprintf(g->param, sizeof(g->param), "\"flavour=%s,prob=%d\"", flavour, percent);
-	else
-		snprintf(g->param, sizeof(g->param), "flavour=%s", flavour);
+		param_set(&g->param, PARAM_prob, "%d", percent);
 	g->sweep = percent;
 	if (slab_read_settled(&before))
 		die("before the group");
@@ -315,28 +316,28 @@ static void run_group(const char *flavour, int percent)
 		g->kset_refs_left = ksets_after[0] - ksets_before[0] +
 				    ksets_after[1] - ksets_before[1];
 		fprintf(stderr, "fault_phase: %s: references on /sys/cdev %ld -> %ld, on /sys/cdev/major %ld -> %ld\n",
-			g->param, ksets_before[0], ksets_after[0], ksets_before[1], ksets_after[1]);
+			param_csv(&g->param, param, sizeof(param)), ksets_before[0], ksets_after[0], ksets_before[1], ksets_after[1]);
 	}
 }
 
 static void print_group(const struct group *g)
 {
 	if (g->sweep) {
-		row("fail_registered", g->param, g->registered, "count");
-		row("fail_handled", g->param, g->handled, "count");
-		row("fail_setup_failed", g->param, g->setup, "count");
+		row("fail_registered", &g->param, g->registered, "count");
+		row("fail_handled", &g->param, g->handled, "count");
+		row("fail_setup_failed", &g->param, g->setup, "count");
 	} else {
-		row("fail_points", g->param, g->points, "count");
-		row("fail_handled", g->param, g->handled, "count");
-		row("fail_tolerated", g->param, g->tolerated, "count");
+		row("fail_points", &g->param, g->points, "count");
+		row("fail_handled", &g->param, g->handled, "count");
+		row("fail_tolerated", &g->param, g->tolerated, "count");
 	}
-	row("fail_leaked_bytes", g->param, g->leaked_bytes, "bytes");
-	row("fail_leaked_objects", g->param, g->leaked_objects, "count");
-	row("fail_slab_delta_bytes", g->param, g->slab_delta, "bytes");
-	row("fail_sysfs_left", g->param, g->sysfs_left, "count");
-	row("fail_majors_left", g->param, g->majors_left, "count");
+	row("fail_leaked_bytes", &g->param, g->leaked_bytes, "bytes");
+	row("fail_leaked_objects", &g->param, g->leaked_objects, "count");
+	row("fail_slab_delta_bytes", &g->param, g->slab_delta, "bytes");
+	row("fail_sysfs_left", &g->param, g->sysfs_left, "count");
+	row("fail_majors_left", &g->param, g->majors_left, "count");
 	if (g->has_ksets)
-		row("fail_kset_refs_left", g->param, g->kset_refs_left, "count");
+		row("fail_kset_refs_left", &g->param, g->kset_refs_left, "count");
 }
 
 int main(int argc, char **argv)

@@ -10,18 +10,20 @@
  * `minors` already set; the param is "n=N" plus ",minors=M" for cdevs of
  * M minors each), read again, and remove them, except after the last round:
  * those cdevs stay registered for the open benchmarks.  Rows go to stdout.
- * The counters are read as bench/mem/slab_counters.h describes.
+ * The counters are read as bench/lib/slab_counters.h describes.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "results.h"
 #include "slab_counters.h"
 
 int main(int argc, char **argv)
 {
 	struct slab_totals before, after;
-	char path[512], param[64];
+	struct param param = { 0 };
+	char path[512];
 	long n, reps, iter, minors = 0;
 	FILE *f;
 	int hold;
@@ -39,10 +41,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fclose(f);
-	if (minors == 1)
-		snprintf(param, sizeof(param), "n=%ld", n);
-	else	/* quoted: the param holds a comma */
-		snprintf(param, sizeof(param), "\"n=%ld,minors=%ld\"", n, minors);
+	param_set(&param, PARAM_n, "%ld", n);
+	if (minors != 1)
+		param_set(&param, PARAM_minors, "%ld", minors);
 	snprintf(path, sizeof(path), "%s/hold", argv[5]);
 	hold = open(path, O_WRONLY);
 	if (hold < 0 || slab_open_counters()) {
@@ -56,12 +57,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (iter >= 0) {
-			printf("%s,%s,mem_bytes_per_cdev,%s,%ld,%.1f,bytes\n",
-			       argv[1], argv[2], param, iter,
-			       (double)(after.bytes - before.bytes) / (double)n);
-			printf("%s,%s,kernfs_nodes_per_cdev,%s,%ld,%.2f,count\n",
-			       argv[1], argv[2], param, iter,
-			       (double)(after.kernfs_nodes - before.kernfs_nodes) / (double)n);
+			results_row(stdout, argv[1], argv[2], "mem_bytes_per_cdev", &param, iter,
+				    (double)(after.bytes - before.bytes) / (double)n, 1, "bytes");
+			results_row(stdout, argv[1], argv[2], "kernfs_nodes_per_cdev", &param,
+				    iter, (double)(after.kernfs_nodes - before.kernfs_nodes) /
+				    (double)n, 2, "count");
 		}
 		if (iter + 1 < reps && write_fd(hold, "0")) {
 			perror("mem_per_cdev: release");

@@ -6,8 +6,11 @@
  *   /sys/kernel/debug/cdevbench/{n,reps,majors,minors}  parameters (u32, rw)
  *   /sys/kernel/debug/cdevbench/run      write a benchmark name to run it;
  *                                        the write fails with its error
- *   /sys/kernel/debug/cdevbench/results  metric,param,iter,value,unit
- *   /sys/kernel/debug/cdevbench/raw      metric,param,iter,op,ns per operation
+ *   /sys/kernel/debug/cdevbench/results  "metric param iter value unit"
+ *   /sys/kernel/debug/cdevbench/raw      "metric param iter op ns" per operation
+ * Records are whitespace-separated, the param "key=value,..." unquoted:
+ * bench/lib/rows turns them into the run's rows, the one place that
+ * orders and quotes params.
  *   /sys/kernel/debug/cdevbench/hold     cdevs kept registered (hold.c)
  *
  * value is the mean per operation of one repetition with the timer overhead
@@ -153,19 +156,15 @@ static u64 timer_overhead_ns(void)
 	return median;
 }
 
-/* Keys in the order DESIGN.md gives; majors and minors only when not 1. */
+/* The param's pairs; majors and minors only when not 1. */
 static void format_param(char *s, size_t size, const struct bench_params *p)
 {
-	char keys[40];
-	int len = scnprintf(keys, sizeof(keys), "n=%u", p->n);
+	int len = scnprintf(s, size, "n=%u", p->n);
 
 	if (p->majors != 1)
-		len += scnprintf(keys + len, sizeof(keys) - len, ",majors=%u",
-				 p->majors);
+		len += scnprintf(s + len, size - len, ",majors=%u", p->majors);
 	if (p->minors != 1)
-		scnprintf(keys + len, sizeof(keys) - len, ",minors=%u", p->minors);
-	/* quoted when it holds a comma, as CSV wants */
-	snprintf(s, size, strchr(keys, ',') ? "\"%s\"" : "%s", keys);
+		scnprintf(s + len, size - len, ",minors=%u", p->minors);
 }
 
 /* One results row per metric: the repetition's mean, in tenths of ns. */
@@ -184,11 +183,11 @@ static int emit_iteration(struct bench_run *run, const char *param, int iter,
 			continue;
 		for (i = 0; i < m->count && !err; i++) {
 			sum += m->ns[i];
-			err = buf_printf(&raw, "%s,%s,%d,%u,%lld\n", m->metric,
+			err = buf_printf(&raw, "%s %s %d %u %lld\n", m->metric,
 					 param, iter, i, (s64)m->ns[i] - overhead);
 		}
 		mean10 = div_u64(sum * 10 + m->count / 2, m->count) - overhead * 10;
-		err = err ?: buf_printf(&results, "%s,%s,%d,%lld.%lld,ns\n",
+		err = err ?: buf_printf(&results, "%s %s %d %lld.%lld ns\n",
 					m->metric, param, iter, mean10 / 10,
 					abs(mean10 % 10));
 	}
@@ -218,7 +217,7 @@ static int run_bench(const struct bench *bench)
 	}
 	format_param(param, sizeof(param), &params);
 	overhead = timer_overhead_ns();
-	err = buf_printf(&results, "timer_overhead_ns,clock=ktime,0,%llu,ns\n",
+	err = buf_printf(&results, "timer_overhead_ns clock=ktime 0 %llu ns\n",
 			 overhead);
 
 	/* iter -1 is the untimed warm-up: it populates slab caches and the

@@ -10,8 +10,8 @@
  * one samples.csv row per repetition (mean ns per operation over all
  * threads, minus the clock-read overhead, which gets a timer_overhead_ns
  * row of its own) to stdout, and every operation's time to FILE as
- * metric,param,iter,op,ns.  A param holding commas (n=10,pos=tail) is
- * written in double quotes, as CSV wants.
+ * metric,param,iter,op,ns.  Rows and params as bench/lib/results.h
+ * writes them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include "harness.h"
+#include "results.h"
 
 #define OVERHEAD_PAIRS 1001
 
@@ -134,6 +135,8 @@ int main(int argc, char **argv)
 		{ "raw", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct param param, overhead_param = { 0 };
+	char param_field[256];
 	struct worker *w;
 	FILE *raw = NULL;
 	long overhead, iter, t, k;
@@ -154,12 +157,10 @@ int main(int argc, char **argv)
 	if (!opt.variant || !opt.boot || !opt.param || opt.reps < 1 ||
 	    opt.ops < 1 || opt.threads < 1)
 		usage();
-	if (strchr(opt.param, ',')) {
-		static char quoted[256];
-
-		snprintf(quoted, sizeof(quoted), "\"%s\"", opt.param);
-		opt.param = quoted;
-	}
+	if (param_parse(&param, opt.param))
+		usage();
+	param_csv(&param, param_field, sizeof(param_field));
+	param_set(&overhead_param, PARAM_clock, "monotonic");
 	if (ubench.exit)
 		atexit(ubench.exit);
 	err = ubench.init ? ubench.init(argc - optind, argv + optind) : 0;
@@ -180,8 +181,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	overhead = timer_overhead_ns();
-	printf("%s,%s,timer_overhead_ns,clock=monotonic,0,%ld,ns\n",
-	       opt.variant, opt.boot, overhead);
+	results_row(stdout, opt.variant, opt.boot, "timer_overhead_ns", &overhead_param, 0,
+		    (double)overhead, 0, "ns");
 
 	for (iter = -1; iter < opt.reps; iter++) {	/* -1: warm-up */
 		double sum = 0;
@@ -189,7 +190,7 @@ int main(int argc, char **argv)
 		err = run_once(w);
 		if (err) {
 			fprintf(stderr, "%s %s: repetition %ld: %s\n", ubench.metric,
-				opt.param, iter, strerror(-err));
+				param_field, iter, strerror(-err));
 			return 1;
 		}
 		if (iter < 0)
@@ -199,12 +200,11 @@ int main(int argc, char **argv)
 				sum += w[t].ns[k];
 				if (raw)
 					fprintf(raw, "%s,%s,%ld,%ld,%ld\n", ubench.metric,
-						opt.param, iter, t * opt.ops + k,
+						param_field, iter, t * opt.ops + k,
 						w[t].ns[k] - overhead);
 			}
-		printf("%s,%s,%s,%s,%ld,%.1f,ns\n", opt.variant, opt.boot,
-		       ubench.metric, opt.param, iter,
-		       sum / (double)(opt.threads * opt.ops) - (double)overhead);
+		results_row(stdout, opt.variant, opt.boot, ubench.metric, &param, iter,
+			    sum / (double)(opt.threads * opt.ops) - (double)overhead, 1, "ns");
 	}
 	if (raw && fclose(raw)) {
 		fprintf(stderr, "%s: writing %s: %m\n", ubench.metric, opt.raw);
