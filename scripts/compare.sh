@@ -206,29 +206,34 @@ plot_memory() {
 	plots+=("memory.png/.svg: slab bytes per registered cdev at N=$n, from the slab counters")
 }
 
-one_major='v("majors") == "" && v("pos") == ""'
-plot_lines registration "N (cdevs registered)" 1 n \
-	"cdev_add_ns|cdev_add_ns|$one_major" \
-	"cdev_del_ns|cdev_del_ns|$one_major" \
-	'cdev_del_ns(spread_over_'"$(meta_value spread_majors)"'_majors)|cdev_del_ns|v("majors") != ""'
-plot_lines open_lookup "N (cdevs registered)" 1 n \
-	'open_lookup_ns(head)|open_lookup_ns|v("pos") == "head"' \
-	'open_lookup_ns(tail)|open_lookup_ns|v("pos") == "tail"'
-plot_registration_cdf
-plot_memory
-plot_memory_sites
-plot_lines open_cached "threads" 0 threads 'open_cached_ns|open_cached_ns|v("threads") != ""'
-# The same headline families as ratios to the baseline, where 1% shows.
-plot_ratio registration_ratio "N (cdevs registered)" 1 n \
-	"cdev_add_ns|cdev_add_ns|$one_major" \
-	"cdev_del_ns|cdev_del_ns|$one_major"
-plot_ratio open_lookup_ratio "N (cdevs registered)" 1 n \
-	'open_lookup_ns(head)|open_lookup_ns|v("pos") == "head"' \
-	'open_lookup_ns(tail)|open_lookup_ns|v("pos") == "tail"'
-plot_ratio open_cached_ratio "threads" 0 threads 'open_cached_ns|open_cached_ns|v("threads") != ""'
-plot_ratio memory_ratio "N (cdevs registered)" 1 n \
-	'mem_bytes_per_cdev|mem_bytes_per_cdev|v("majors") == "" && v("minors") == ""'
-plot_lock_hold
+# The plots as plot/plots.def declares them: consecutive lines of one
+# lines or ratio plot are its panels.
+draw_declared() {
+	local kind plot x logx xlabel panel metric rows key last='' specs=() args=()
+	flush() {
+		[ -n "$last" ] || return 0
+		"plot_$1" "${args[@]}" "${specs[@]}"
+		specs=()
+	}
+	while IFS='|' read -r kind plot x logx xlabel panel metric rows; do
+		key="$kind|$plot"
+		if [ "$key" != "$last" ]; then
+			flush "${last%%|*}"
+			last=$key
+			args=("$plot" "$xlabel" "$logx" "$x")
+		fi
+		case $kind in
+		lines | ratio) specs+=("$panel|$metric|$rows") ;;
+		cdf) plot_registration_cdf; last= ;;
+		bars) plot_memory; last= ;;
+		sites) plot_memory_sites; last= ;;
+		histogram) plot_lock_hold; last= ;;
+		*) die "plot/plots.def: unknown kind '$kind' of $plot" ;;
+		esac
+	done < <(sed -n 's/ *| */|/g; /^[a-z]/p' "$RIG_ROOT/plot/plots.def")
+	flush "${last%%|*}"
+}
+draw_declared
 
 printf '%s\n' "${plots[@]}" > "$report/plots.txt"
 compare_to text "$report/report.txt" --plots "$report/plots.txt"
