@@ -133,7 +133,8 @@ plot_registration_cdf() {
 	n=$(meta_value sweep_n | awk '{ print $NF }')
 	for m in cdev_add_ns cdev_del_ns; do
 		for v in "${variants[@]}"; do
-			cat "$run/$v"/boot-*/raw/register-n"$n".csv 2> /dev/null |
+			# a variant without these samples gets an empty block
+			{ cat "$run/$v"/boot-*/raw/register-n"$n".csv 2> /dev/null || true; } |
 				awk -F, -v m="$m" '$1 == m { print $5 }'
 			printf '\n\n'
 		done
@@ -209,10 +210,10 @@ plot_memory() {
 # The plots as plot/plots.def declares them: consecutive lines of one
 # lines or ratio plot are its panels.
 draw_declared() {
-	local kind plot x logx xlabel panel metric rows key last='' specs=() args=()
+	local kind plot x logx xlabel panel metric rows key last='' specs=() plot_args=()
 	flush() {
 		[ -n "$last" ] || return 0
-		"plot_$1" "${args[@]}" "${specs[@]}"
+		"plot_$1" "${plot_args[@]}" "${specs[@]}"
 		specs=()
 	}
 	while IFS='|' read -r kind plot x logx xlabel panel metric rows; do
@@ -220,7 +221,7 @@ draw_declared() {
 		if [ "$key" != "$last" ]; then
 			flush "${last%%|*}"
 			last=$key
-			args=("$plot" "$xlabel" "$logx" "$x")
+			plot_args=("$plot" "$xlabel" "$logx" "$x")
 		fi
 		case $kind in
 		lines | ratio) specs+=("$panel|$metric|$rows") ;;
