@@ -12,15 +12,17 @@
 #include <string.h>
 #include "compare.h"
 
-/* The failure-path value of a (variant, metric, param), "-" if absent. */
+/* The failure-path value of a (variant, metric, param) in @buf, "-" if
+ * absent. */
 static const char *draw(const char *variant, const char *metric, const char *param,
 			char *buf, size_t size)
 {
 	const struct group *g = find_group(metric, param, variant);
 
 	if (!g || !g->n)
-		return "-";
-	snprintf(buf, size, "%g", g->v[0]);	/* one fault boot: one draw */
+		snprintf(buf, size, "-");
+	else	/* one fault boot: one draw */
+		snprintf(buf, size, "%g", g->v[0]);
 	return buf;
 }
 
@@ -39,6 +41,10 @@ static const char *leaked(const char *variant, const char *param, char *buf, siz
  * fail_registered group per "flavour=F,prob=P"). */
 static void failure_rows(const char *variant, int sweep)
 {
+	static const char *const counts[2][3] = {
+		{ "fail_points", "fail_handled", "fail_tolerated" },
+		{ "fail_registered", "fail_handled", "fail_setup_failed" },
+	};
 	char flav[64], prob[16], b[6][80];
 	size_t i, rows = 0;
 
@@ -53,22 +59,16 @@ static void failure_rows(const char *variant, int sweep)
 			printf("  %s\n", variant);
 		param_value(p, "flavour", flav, sizeof(flav));
 		param_value(p, "prob", prob, sizeof(prob));
+		draw(variant, counts[sweep][0], p, b[0], 80);
+		draw(variant, counts[sweep][1], p, b[1], 80);
+		draw(variant, counts[sweep][2], p, b[2], 80);
 		if (sweep)
-			printf("    %-16s %3s%% %5s %6s %5s %11s %5s %6s\n", flav, prob,
-			       draw(variant, "fail_registered", p, b[0], 80),
-			       draw(variant, "fail_handled", p, b[1], 80),
-			       draw(variant, "fail_setup_failed", p, b[2], 80),
-			       leaked(variant, p, b[3], 80),
-			       draw(variant, "fail_sysfs_left", p, b[4], 80),
-			       draw(variant, "fail_majors_left", p, b[5], 80));
+			printf("    %-16s %3s%% %5s %6s %5s", flav, prob, b[0], b[1], b[2]);
 		else
-			printf("    %-16s %6s %7s %9s %11s %5s %6s\n", flav,
-			       draw(variant, "fail_points", p, b[0], 80),
-			       draw(variant, "fail_handled", p, b[1], 80),
-			       draw(variant, "fail_tolerated", p, b[2], 80),
-			       leaked(variant, p, b[3], 80),
-			       draw(variant, "fail_sysfs_left", p, b[4], 80),
-			       draw(variant, "fail_majors_left", p, b[5], 80));
+			printf("    %-16s %6s %7s %9s", flav, b[0], b[1], b[2]);
+		printf(" %11s %5s %6s\n", leaked(variant, p, b[3], 80),
+		       draw(variant, "fail_sysfs_left", p, b[4], 80),
+		       draw(variant, "fail_majors_left", p, b[5], 80));
 	}
 }
 
