@@ -19,17 +19,19 @@ fi
 exec sleep 120
 QEMU
 chmod +x "$tmp/bin/qemu-system-x86_64"
-bench() { env PATH="$tmp/bin:$PATH" VARIANTS=stock FAULTS=0 BOOTS=1 MODE=icount \
-	RESULTS_DIR="$tmp/results" "$@"; }
+settings=(PATH="$tmp/bin:$PATH" VARIANTS=stock FAULTS=0 BOOTS=1 MODE=icount
+	RESULTS_DIR="$tmp/results")
 
-expect_fail "meta.json cannot be written" "" bench QEMU_VERSION_FAILS=1 scripts/bench.sh
+expect_fail "meta.json cannot be written" "" \
+	env "${settings[@]}" QEMU_VERSION_FAILS=1 scripts/bench.sh
 run=$(ls -d "$tmp"/results/2*)
 [ "$(cat "$run/status")" = failed ] || fail "status after a failed meta.json: $(cat "$run/status")"
 [ ! -e "$tmp/results/latest" ] || fail "a failed run became latest"
 rm -rf "$run"
 
-# A signal to make's process group, as Ctrl-C or a CI timeout sends it.
-bench setsid scripts/bench.sh > "$tmp/log" 2>&1 &
+# A signal to the run's process group, as Ctrl-C or a CI timeout sends
+# it: setsid makes bench.sh (this pid) the leader of a group of its own.
+env "${settings[@]}" setsid scripts/bench.sh > "$tmp/log" 2>&1 &
 leader=$!
 for _ in $(seq 120); do
 	grep -q 'booting' "$tmp/log" && break
