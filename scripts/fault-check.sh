@@ -20,7 +20,7 @@ variant=$("$compare" --format variants "$samples")
 boot=${boot_dir##*-}
 
 warnings=$(grep -cE 'WARNING: |BUG: |Oops|general protection fault' "$boot_dir/serial.log" || true)
-echo "$variant,$boot,fail_warnings,-,0,$warnings,count" >> "$samples"
+"$BUILD_DIR/bin/rows" one "$variant" "$boot" fail_warnings - "$warnings" count >> "$samples"
 
 # The pass rule lives in the engine too (compare/sections.c): one line per
 # problem.
