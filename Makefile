@@ -12,14 +12,15 @@ BIN_DIR := $(or $(BUILD_DIR),build)/bin
 # User-space programs that run in the guest: the selftest, the memory and
 # fault phases, rows (the results schema's command line), and one file per
 # benchmark linked with the harness.  Every one links bench/lib, which owns
-# the results schema and the slab counters.
-GUEST_LIB := bench/lib/results.c bench/lib/slab_counters.c
+# the results schema, the benchmarks' command line and the slab counters.
+GUEST_LIB := bench/lib/results.c bench/lib/slab_counters.c bench/lib/bench_options.c
 PROGS := $(patsubst %.c,$(BIN_DIR)/%,$(notdir $(wildcard bench/selftest/*.c bench/faults/*.c \
-		bench/mem/*.c bench/lib/rows.c))) \
+		bench/mem/*.c bench/lib/rows.c bench/trace/*.c))) \
 	$(patsubst bench/user/%.c,$(BIN_DIR)/%,$(filter-out bench/user/harness.c,$(wildcard bench/user/*.c)))
 CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
-# The report engine, compare/: every file but the unit test.
-COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c))
+# The report engine, compare/: every file but the unit test, and the
+# results schema's reader and writer.
+COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench/lib/results.c
 
 .PHONY: all deps kernels progs tools bench compare test clean
 
@@ -30,9 +31,9 @@ progs: $(PROGS)
 # Host-side tools: the comparison and its unit test.
 tools: $(BIN_DIR)/compare $(BIN_DIR)/test_stats
 
-$(BIN_DIR)/compare: $(COMPARE_SRCS) $(wildcard compare/*.h) bench/metrics.def
+$(BIN_DIR)/compare: $(COMPARE_SRCS) $(wildcard compare/*.h) bench/lib/results.h bench/benchmarks.def
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(COMPARE_SRCS) -lm
+	$(CC) $(CFLAGS) -Ibench/lib -o $@ $(COMPARE_SRCS) -lm
 
 $(BIN_DIR)/test_stats: compare/test_stats.c compare/stats.c compare/stats.h
 	@mkdir -p $(@D)
@@ -50,11 +51,15 @@ $(BIN_DIR)/%: bench/mem/%.c $(GUEST_LIB) $(wildcard bench/lib/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ibench/lib -o $@ $< $(GUEST_LIB)
 
+$(BIN_DIR)/%: bench/trace/%.c $(GUEST_LIB) $(wildcard bench/lib/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ibench/lib -o $@ $< $(GUEST_LIB)
+
 $(BIN_DIR)/%: bench/faults/%.c $(GUEST_LIB) $(wildcard bench/lib/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ibench/lib -o $@ $< $(GUEST_LIB)
 
-$(BIN_DIR)/%: bench/user/%.c bench/user/harness.c bench/user/harness.h $(GUEST_LIB)
+$(BIN_DIR)/%: bench/user/%.c bench/user/harness.c bench/user/harness.h $(GUEST_LIB) $(wildcard bench/lib/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ibench/lib -pthread -o $@ $< bench/user/harness.c $(GUEST_LIB)
 

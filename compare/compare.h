@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "json.h"
+#include "results.h"
 
-#define HEADER "variant,boot,metric,param,iter,value,unit"
 #define CSV_HEADER "metric,param,baseline,variant,n_base,n_var,median_base," \
 	"median_var,ratio,ci_low,ci_high,p_value,verdict,rule,floor,rep_spread," \
 	"paired_median,paired_min,paired_max"
@@ -21,7 +21,7 @@ enum direction { LOWER, HIGHER, EITHER };
 enum kind { SAMPLE, COUNT, DRAW };
 enum family { HEADLINE, SECONDARY };
 
-/* A metric as bench/metrics.def declares it. */
+/* A metric as bench/benchmarks.def declares it. */
 struct decl {
 	const char *name, *unit;
 	enum direction direction;
@@ -85,7 +85,6 @@ void *xrealloc(void *p, size_t size);
 FILE *xmemstream(char **buf, size_t *len);
 char *xstrdup(const char *s);
 struct group *find_group(const char *metric, const char *param, const char *variant);
-const char *csv_param(const char *param);
 void read_samples(const char *file);
 void read_meta(const char *samples);
 const struct json *variant_meta(const char *variant, const char **path);

@@ -2,7 +2,7 @@
 /*
  * compare, reading: samples.csv files into groups (variant, metric,
  * param), each metric checked against its declaration in
- * bench/metrics.def; meta.json beside each; what may not be compared
+ * bench/benchmarks.def; meta.json beside each; what may not be compared
  * refused.  Also the allocation helpers the other parts use.
  */
 #include <errno.h>
@@ -15,10 +15,12 @@
 #include "compare.h"
 
 const struct decl decls[] = {
+#define BENCH(name, where, fixture, axes)
 #define METRIC(name, unit, direction, kind, family) \
 	{ #name, unit, direction, kind, family },
-#include "../bench/metrics.def"
+#include "../bench/benchmarks.def"
 #undef METRIC
+#undef BENCH
 };
 const size_t ndecls = sizeof(decls) / sizeof(decls[0]);
 
@@ -76,6 +78,13 @@ char *xstrdup(const char *s)
 	return d;
 }
 
+/*
+ * GCC 12's analyzer loses track of a pointer stored into a buffer that
+ * realloc has moved and reports it as leaked; everything stored here lives
+ * in the global store until exit.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wanalyzer-malloc-leak"
 static void add_variant(const char *v)
 {
 	size_t i;
@@ -101,32 +110,32 @@ struct group *find_group(const char *metric, const char *param, const char *vari
 
 static void add_sample(const char *file, int line, char **f)
 {
-	struct group *g = find_group(f[2], f[3], f[0]);
+	struct group *g = find_group(f[F_METRIC], f[F_PARAM], f[F_VARIANT]);
 	char *end;
-	double value = strtod(f[5], &end);
-	long boot = strtol(f[1], NULL, 10), iter = strtol(f[4], NULL, 10);
+	double value = strtod(f[F_VALUE], &end);
+	long boot = strtol(f[F_BOOT], NULL, 10), iter = strtol(f[F_ITER], NULL, 10);
 	const struct decl *d = NULL;
 	size_t i;
 
-	if (end == f[5] || *end || !isfinite(value))
-		die("%s:%d: value '%s' is not a number", file, line, f[5]);
+	if (end == f[F_VALUE] || *end || !isfinite(value))
+		die("%s:%d: value '%s' is not a number", file, line, f[F_VALUE]);
 	for (i = 0; i < ndecls; i++)
-		if (!strcmp(decls[i].name, f[2]))
+		if (!strcmp(decls[i].name, f[F_METRIC]))
 			d = &decls[i];
 	if (!d)
-		die("%s:%d: metric %s is not declared in bench/metrics.def", file, line, f[2]);
-	if (strcmp(d->unit, f[6]))
-		die("%s:%d: %s is in %s here, declared in %s", file, line, f[2], f[6], d->unit);
+		die("%s:%d: metric %s is not declared in bench/benchmarks.def", file, line, f[F_METRIC]);
+	if (strcmp(d->unit, f[F_UNIT]))
+		die("%s:%d: %s is in %s here, declared in %s", file, line, f[F_METRIC], f[F_UNIT], d->unit);
 	if (!g) {
 		if (store.ngroups == store.capgroups) {
 			store.capgroups = store.capgroups ? 2 * store.capgroups : 64;
 			store.groups = xrealloc(store.groups, store.capgroups * sizeof(*store.groups));
 		}
 		g = &store.groups[store.ngroups++];
-		*g = (struct group){ .metric = xstrdup(f[2]), .param = xstrdup(f[3]),
-				     .variant = xstrdup(f[0]), .unit = xstrdup(f[6]),
+		*g = (struct group){ .metric = xstrdup(f[F_METRIC]), .param = xstrdup(f[F_PARAM]),
+				     .variant = xstrdup(f[F_VARIANT]), .unit = xstrdup(f[F_UNIT]),
 				     .decl = d };
-		add_variant(f[0]);
+		add_variant(f[F_VARIANT]);
 	}
 	if (g->n == g->cap) {
 		g->cap = g->cap ? 2 * g->cap : 16;
@@ -138,87 +147,20 @@ static void add_sample(const char *file, int line, char **f)
 	g->iter[g->n] = (int)iter;
 	g->boot[g->n++] = (int)boot;
 }
-
-/* Split a CSV line in place into at most max fields; a field may be in
- * double quotes (param "n=10,pos=tail").  Returns the count, -1 on an
- * unterminated quote or too many fields. */
-static int split_csv(char *line, char **fields, int max)
-{
-	int n = 0;
-	char *out;
-
-	for (;;) {
-		if (n == max)
-			return -1;
-		if (*line == '"') {
-			fields[n++] = out = ++line;
-			while (*line && !(line[0] == '"' && line[1] != '"')) {
-				if (*line == '"')	/* "" is a quote */
-					line++;
-				*out++ = *line++;
-			}
-			if (*line != '"')
-				return -1;
-			*out = '\0';
-			line++;
-			if (*line && *line != ',')
-				return -1;
-		} else {
-			fields[n++] = line;
-			line += strcspn(line, ",");
-		}
-		if (!*line)
-			return n;
-		*line++ = '\0';
-	}
-}
-
-/* A param as CSV wants it: quoted when it holds a comma. */
-const char *csv_param(const char *param)
-{
-	static char buf[256];
-
-	if (!strchr(param, ','))
-		return param;
-	snprintf(buf, sizeof(buf), "\"%s\"", param);
-	return buf;
-}
+#pragma GCC diagnostic pop
 
 void read_samples(const char *file)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int lineno = 0;
-	FILE *f = fopen(file, "r");
+	struct results_reader r;
+	int rc;
 
-	if (!f)
-		die("cannot open %s: %s", file, strerror(errno));
-	while ((len = getline(&line, &cap, f)) > 0) {
-		char *fields[7], *s = line;
-		int n = 0;
-
-		lineno++;
-		if (line[len - 1] != '\n')
-			die("%s:%d: truncated line (no newline at the end)", file, lineno);
-		line[--len] = '\0';
-		if (lineno == 1) {
-			if (strcmp(line, HEADER))
-				die("%s:1: header is not '%s'", file, HEADER);
-			continue;
-		}
-		n = split_csv(s, fields, 7);
-		if (n != 7)
-			die("%s:%d: expected 7 fields (%s)", file, lineno, HEADER);
-		for (n = 0; n < 7; n++)
-			if (!fields[n][0])
-				die("%s:%d: field %d is empty", file, lineno, n + 1);
-		add_sample(file, lineno, fields);
-	}
-	if (lineno == 0)
-		die("%s: empty file", file);
-	free(line);
-	fclose(f);
+	if (results_open(&r, file))
+		exit(1);
+	while ((rc = results_next(&r)) > 0)
+		add_sample(file, r.line, r.fields);
+	results_close(&r);
+	if (rc)
+		exit(1);
 }
 
 void read_meta(const char *samples)

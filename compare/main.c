@@ -4,7 +4,7 @@
  * samples.csv files, each variant against the baseline.  The boot is the
  * unit: the median of a boot's repetitions is one sample.  A verdict comes
  * from a rule that fits the mode and the metric's declared kind
- * (bench/metrics.def): in icount mode, where boots repeat exactly, a gap
+ * (bench/benchmarks.def): in icount mode, where boots repeat exactly, a gap
  * rule; in timing modes Welch's t on log per-boot medians, Holm-adjusted
  * within the headline family, guarded by the same gap; counts compare
  * exactly.  Failure-path numbers are not compared here.

@@ -23,7 +23,7 @@ static const char *cell(char *buf, size_t size, double v)
 
 void print_csv(const struct comparison *c, size_t n)
 {
-	char b[8][32];
+	char b[8][32], field[256];
 	size_t i;
 
 	printf("%s\n", CSV_HEADER);
@@ -32,12 +32,12 @@ void print_csv(const struct comparison *c, size_t n)
 
 		if (!x->base || !x->var) {
 			printf("%s,%s,%s,%s,%zu,%zu,,,,,,,missing,,,,,,\n", x->metric,
-			       csv_param(x->param), opt.baseline, x->variant,
+			       param_field(x->param, field, sizeof(field)), opt.baseline, x->variant,
 			       x->base ? x->base->n : 0, x->var ? x->var->n : 0);
 			continue;
 		}
 		printf("%s,%s,%s,%s,%zu,%zu,%.6g,%.6g,%s,%s,%s,%s,%s,%s,%s,%.6g,",
-		       x->metric, csv_param(x->param), opt.baseline, x->variant,
+		       x->metric, param_field(x->param, field, sizeof(field)), opt.baseline, x->variant,
 		       x->nb, x->nv, x->mb, x->mv, cell(b[0], 32, x->ratio),
 		       cell(b[1], 32, x->lo), cell(b[2], 32, x->hi),
 		       cell(b[3], 32, x->p), x->verdict, x->rule,

@@ -287,7 +287,7 @@ void print_summary(const struct comparison *c, size_t n, int md)
 	out = xmemstream(&line, &linelen);
 	fprintf(out, "Verdicts: %s", rule_text());
 	if (!deterministic)
-		fprintf(out, " Holm family: the %zu headline comparisons (metrics declared headline in bench/metrics.def), alpha %g; secondary: its own family of %zu.",
+		fprintf(out, " Holm family: the %zu headline comparisons (metrics declared headline in bench/benchmarks.def), alpha %g; secondary: its own family of %zu.",
 			family_size[HEADLINE], opt.alpha, family_size[SECONDARY]);
 	fprintf(out, " --min-effect %g%%.", opt.min_effect * 100);
 	{

@@ -106,9 +106,11 @@ log "step 2/3: run $run_id: ${arms[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_
 echo "variant,boot,metric,param,iter,value,unit" > "$run/samples.csv"
 failed=()
 
-# One boot: boot_one VARIANT BOOT_DIR FLAVOUR LABEL.  A timing boot's rows
-# join the run's samples.csv when it succeeded; a fault boot's always, so
-# that the report shows what broke, and its host-side check can fail it.
+# One boot: boot_one VARIANT BOOT_DIR FLAVOUR LABEL.  A timing boot's rows,
+# with those of its traced pass (made here from the tools' output by
+# trace_rows), join the run's samples.csv when it succeeded; a fault
+# boot's always, so that the report shows what broke, and its host-side
+# check can fail it.
 boot_one() {
 	local v=$1 boot_dir=$2 flavour=$3 what=$4 t rc=0 check=0 k
 	k=$(arm_kernel "$v")
@@ -131,7 +133,9 @@ boot_one() {
 		tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
 		[ $rc != 0 ] || rc=$check
 	elif [ $rc = 0 ]; then
-		tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
+		"$BUILD_DIR/bin/trace_rows" "$v" "${boot_dir##*-}" "$TRACE_N" "$boot_dir" \
+			>> "$boot_dir/samples.csv" || rc=$?
+		[ $rc != 0 ] || tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
 	fi
 	if [ $rc = 0 ]; then
 		log "$what: $v done in $(( $(date +%s) - t ))s"

@@ -160,12 +160,17 @@ build_kernel() {
 }
 
 # The rig's module, against this variant's build tree.  Sources are copied
-# (mtimes kept) so that each variant keeps its own objects.
+# (mtimes kept) so that each variant keeps its own objects; those of a
+# file no longer in bench/module/ go first, as Kbuild builds every
+# bench_*.c it finds.  The benchmark declarations go along: the harness
+# lists its in-kernel benchmarks from them.
 build_module() {
 	local mod
 	mod=$(module_dir "$variant" "$flavour")
 	mkdir -p "$mod"
-	cp -p "$RIG_ROOT"/bench/module/Kbuild "$RIG_ROOT"/bench/module/*.[ch] "$mod/"
+	rm -f "$mod"/*.[ch]
+	cp -p "$RIG_ROOT"/bench/module/Kbuild "$RIG_ROOT"/bench/module/*.[ch] \
+		"$RIG_ROOT"/bench/benchmarks.def "$mod/"
 	if ! make -C "$obj" M="$mod" CC="ccache gcc" modules > "$mod/build.log" 2>&1; then
 		cat "$mod/build.log" >&2
 		die "variant $name: module build failed"

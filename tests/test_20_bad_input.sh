@@ -34,7 +34,8 @@ expect_fail "patch that does not apply" \
 	env PATCHES_DIR="$patches" scripts/kernel.sh broken
 expect_fail "the failed hunk is shown" "Hunk #1 FAILED at 1" \
 	env PATCHES_DIR="$patches" scripts/kernel.sh broken
-cmp -s build/src/linux-source-6.1/fs/char_dev.c build/kernels/broken/fs/char_dev.c ||
+build=${BUILD_DIR:-build}
+cmp -s "$build/src/linux-source-6.1/fs/char_dev.c" "$build/kernels/broken/fs/char_dev.c" ||
 	fail "fs/char_dev.c of the broken variant is not pristine after the failure"
 
 # An option Kconfig drops (KVM needs VIRTUALIZATION) is named with the

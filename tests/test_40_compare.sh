@@ -170,7 +170,7 @@ printf 'variant,boot,metric\n' > "$tmp/bad.csv"
 expect_fail "wrong header" "bad.csv:1: header is not" $bin/compare "$tmp/bad.csv"
 head -1 "$tmp/samples.csv" > "$tmp/bad.csv"
 echo "stock,1,made_up_ns,-,0,1,ns" >> "$tmp/bad.csv"
-expect_fail "undeclared metric" "metric made_up_ns is not declared in bench/metrics.def" \
+expect_fail "undeclared metric" "metric made_up_ns is not declared in bench/benchmarks.def" \
 	$bin/compare "$tmp/bad.csv"
 printf 'variant,boot,metric\n' > "$tmp/bad.csv"
 expect_fail "wrong header" "bad.csv:1: header is not" $bin/compare "$tmp/bad.csv"

@@ -55,7 +55,7 @@ grep -q "^Failure paths" "$run/report/report.txt" || fail "the report has no fai
 # Verdicts (compare.csv: metric,param,baseline,variant,...,verdict in
 # column 13).  The A/A arm boots the baseline's kernel: no headline
 # comparison may be better or worse.
-headline=$(sed -n 's/^METRIC(\([a-z_]*\), .*HEADLINE)$/\1/p' bench/metrics.def | paste -sd'|')
+headline=$(sed -n 's/^METRIC(\([a-z_]*\), .*HEADLINE)$/\1/p' bench/benchmarks.def | paste -sd'|')
 aa=$(awk -F, -v re="^($headline)$" '$4 == "stock-aa" && $1 ~ re' "$run/report/compare.csv")
 [ -n "$aa" ] || fail "compare.csv has no headline rows for the A/A arm stock-aa"
 ! awk -F, '$13 == "better" || $13 == "worse"' <<< "$aa" | grep . ||

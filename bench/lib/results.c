@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The results schema; see results.h. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "results.h"
 
@@ -63,7 +65,12 @@ const char *param_csv(const struct param *p, char *buf, size_t size)
 		if (p->value[k][0])
 			len += snprintf(list + len, sizeof(list) - len, "%s%s=%s",
 					pairs++ ? "," : "", key_names[k], p->value[k]);
-	snprintf(buf, size, pairs > 1 ? "\"%s\"" : "%s", pairs ? list : "-");
+	return param_field(pairs ? list : "-", buf, size);
+}
+
+const char *param_field(const char *text, char *buf, size_t size)
+{
+	snprintf(buf, size, strchr(text, ',') ? "\"%s\"" : "%s", text);
 	return buf;
 }
 
@@ -75,4 +82,103 @@ void results_row(FILE *out, const char *variant, const char *boot, const char *m
 
 	fprintf(out, "%s,%s,%s,%s,%ld,%.*f,%s\n", variant, boot, metric,
 		param_csv(p, param, sizeof(param)), iter, decimals, value, unit);
+}
+
+/* Split a CSV line in place into at most max fields; a field may be in
+ * double quotes (param "n=10,pos=tail").  Returns the count, -1 on an
+ * unterminated quote or too many fields. */
+static int split_csv(char *line, char **fields, int max)
+{
+	int n = 0;
+	char *out;
+
+	for (;;) {
+		if (n == max)
+			return -1;
+		if (*line == '"') {
+			fields[n++] = out = ++line;
+			while (*line && !(line[0] == '"' && line[1] != '"')) {
+				if (*line == '"')	/* "" is a quote */
+					line++;
+				*out++ = *line++;
+			}
+			if (*line != '"')
+				return -1;
+			*out = '\0';
+			line++;
+			if (*line && *line != ',')
+				return -1;
+		} else {
+			fields[n++] = line;
+			line += strcspn(line, ",");
+		}
+		if (!*line)
+			return n;
+		*line++ = '\0';
+	}
+}
+
+/* The checks of one line; its message, or NULL where it is a row. */
+static const char *check_line(char *line, ssize_t len, int lineno, char **fields)
+{
+	static char msg[160];
+	int n;
+
+	if (line[len - 1] != '\n')
+		return "truncated line (no newline at the end)";
+	line[len - 1] = '\0';
+	if (lineno == 1)
+		return strcmp(line, RESULTS_HEADER) ? "header is not '" RESULTS_HEADER "'" : NULL;
+	if (split_csv(line, fields, RESULTS_NFIELDS) != RESULTS_NFIELDS)
+		return "expected 7 fields (" RESULTS_HEADER ")";
+	for (n = 0; n < RESULTS_NFIELDS; n++)
+		if (!fields[n][0]) {
+			snprintf(msg, sizeof(msg), "field %d is empty", n + 1);
+			return msg;
+		}
+	return NULL;
+}
+
+static int bad_line(struct results_reader *r, const char *err)
+{
+	fprintf(stderr, "%s:%d: %s\n", r->file, r->line, err);
+	return -1;
+}
+
+int results_open(struct results_reader *r, const char *file)
+{
+	*r = (struct results_reader){ .file = file, .f = fopen(file, "r") };
+	if (!r->f) {
+		fprintf(stderr, "cannot open %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	switch (results_next(r)) {	/* the header */
+	case 1:
+		return 0;
+	case 0:
+		fprintf(stderr, "%s: empty file\n", file);
+		break;
+	}
+	results_close(r);
+	return -1;
+}
+
+int results_next(struct results_reader *r)
+{
+	ssize_t len = getline(&r->text, &r->cap, r->f);
+	const char *err;
+
+	if (len <= 0)
+		return 0;
+	err = check_line(r->text, len, ++r->line, r->fields);
+	if (err)
+		return bad_line(r, err);
+	return 1;
+}
+
+void results_close(struct results_reader *r)
+{
+	free(r->text);
+	if (r->f)
+		fclose(r->f);
 }

@@ -36,7 +36,13 @@ const struct bench_params *bench_current_params(void);
 int bench_params_check(const struct bench_params *p);
 bool bench_interrupted(void);
 
-extern const struct bench bench_register;
+/* The in-kernel benchmarks of benchmarks.def, bench_<name>.c each. */
+#define BENCH(name, where, fixture, axes) BENCH_##where(name)
+#define BENCH_USER(name)
+#define METRIC(name, unit, direction, kind, family)
+#define BENCH_MODULE(name) extern const struct bench bench_##name;
+#include "benchmarks.def"
+#undef BENCH_MODULE
 
 struct dentry;
 void hold_init(struct dentry *dir);

@@ -2,20 +2,17 @@
 /*
  * User-space benchmark harness, linked with one benchmark file.
  *
- * usage: BENCH --variant V --boot B --param P [--reps R] [--ops K]
- *              [--threads T] [--raw FILE] [-- benchmark options]
- *
- * One untimed warm-up repetition, then R repetitions; in each, T threads
+ * Options as bench/lib/bench_options.h.  One untimed warm-up repetition,
+ * then R repetitions; in each, T threads (the param's threads, 1 without)
  * start together and time K operations each with CLOCK_MONOTONIC.  Writes
  * one samples.csv row per repetition (mean ns per operation over all
  * threads, minus the clock-read overhead, which gets a timer_overhead_ns
- * row of its own) to stdout, and every operation's time to FILE as
- * metric,param,iter,op,ns.  Rows and params as bench/lib/results.h
- * writes them.
+ * row of its own as repetition --run) to stdout, and every operation's
+ * time to the --raw file as metric,param,iter,op,ns.  Rows and params as
+ * bench/lib/results.h writes them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +23,8 @@
 
 #define OVERHEAD_PAIRS 1001
 
-static struct {
-	const char *variant, *boot, *param, *raw;
-	long reps, ops, threads;
-} opt = { .reps = 5, .ops = 1000, .threads = 1 };
+static struct bench_options opt;
+static long threads;
 
 struct worker {
 	pthread_t tid;
@@ -97,8 +92,8 @@ static int run_once(struct worker *w)
 	long t;
 	int err = 0;
 
-	pthread_barrier_init(&start, NULL, opt.threads);
-	for (t = 0; t < opt.threads; t++) {
+	pthread_barrier_init(&start, NULL, threads);
+	for (t = 0; t < threads; t++) {
 		w[t].thread = t;
 		w[t].err = 0;
 		if (t && pthread_create(&w[t].tid, NULL, worker_run, &w[t])) {
@@ -107,7 +102,7 @@ static int run_once(struct worker *w)
 		}
 	}
 	worker_run(&w[0]);
-	for (t = 0; t < opt.threads; t++) {
+	for (t = 0; t < threads; t++) {
 		if (t)
 			pthread_join(w[t].tid, NULL);
 		err = err ?: w[t].err;
@@ -116,54 +111,22 @@ static int run_once(struct worker *w)
 	return err;
 }
 
-static void usage(void)
-{
-	fprintf(stderr, "usage: %s --variant V --boot B --param P [--reps R] [--ops K]\n"
-		"       [--threads T] [--raw FILE] [-- %s]\n", ubench.metric, ubench.usage);
-	exit(2);
-}
-
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "variant", required_argument, NULL, 'v' },
-		{ "boot", required_argument, NULL, 'b' },
-		{ "param", required_argument, NULL, 'p' },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "ops", required_argument, NULL, 'o' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "raw", required_argument, NULL, 'w' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct param param, overhead_param = { 0 };
+	struct param overhead_param = { 0 };
 	char param_field[256];
 	struct worker *w;
 	FILE *raw = NULL;
 	long overhead, iter, t, k;
-	int ch, err;
+	int err;
 
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'v': opt.variant = optarg; break;
-		case 'b': opt.boot = optarg; break;
-		case 'p': opt.param = optarg; break;
-		case 'r': opt.reps = atol(optarg); break;
-		case 'o': opt.ops = atol(optarg); break;
-		case 't': opt.threads = atol(optarg); break;
-		case 'w': opt.raw = optarg; break;
-		default: usage();
-		}
-	}
-	if (!opt.variant || !opt.boot || !opt.param || opt.reps < 1 ||
-	    opt.ops < 1 || opt.threads < 1)
-		usage();
-	if (param_parse(&param, opt.param))
-		usage();
-	param_csv(&param, param_field, sizeof(param_field));
+	bench_options_parse(&opt, argc, argv, ubench.metric);
+	threads = param_long(&opt, PARAM_threads, 1);
+	param_csv(&opt.param, param_field, sizeof(param_field));
 	param_set(&overhead_param, PARAM_clock, "monotonic");
 	if (ubench.exit)
 		atexit(ubench.exit);
-	err = ubench.init ? ubench.init(argc - optind, argv + optind) : 0;
+	err = ubench.init ? ubench.init(&opt) : 0;
 	if (err) {
 		fprintf(stderr, "%s: %s\n", ubench.metric, strerror(-err));
 		return 1;
@@ -172,8 +135,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot open %s: %m\n", ubench.metric, opt.raw);
 		return 1;
 	}
-	w = calloc(opt.threads, sizeof(*w));
-	for (t = 0; w && t < opt.threads; t++)
+	w = calloc(threads, sizeof(*w));
+	for (t = 0; w && t < threads; t++)
 		if (!(w[t].ns = calloc(opt.ops, sizeof(long))))
 			w = NULL;
 	if (!w) {
@@ -181,7 +144,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	overhead = timer_overhead_ns();
-	results_row(stdout, opt.variant, opt.boot, "timer_overhead_ns", &overhead_param, 0,
+	results_row(stdout, opt.variant, opt.boot, "timer_overhead_ns", &overhead_param, opt.run,
 		    (double)overhead, 0, "ns");
 
 	for (iter = -1; iter < opt.reps; iter++) {	/* -1: warm-up */
@@ -195,7 +158,7 @@ int main(int argc, char **argv)
 		}
 		if (iter < 0)
 			continue;
-		for (t = 0; t < opt.threads; t++)
+		for (t = 0; t < threads; t++)
 			for (k = 0; k < opt.ops; k++) {
 				sum += w[t].ns[k];
 				if (raw)
@@ -203,8 +166,8 @@ int main(int argc, char **argv)
 						param_field, iter, t * opt.ops + k,
 						w[t].ns[k] - overhead);
 			}
-		results_row(stdout, opt.variant, opt.boot, ubench.metric, &param, iter,
-			    sum / (double)(opt.threads * opt.ops) - (double)overhead, 1, "ns");
+		results_row(stdout, opt.variant, opt.boot, ubench.metric, &opt.param, iter,
+			    sum / (double)(threads * opt.ops) - (double)overhead, 1, "ns");
 	}
 	if (raw && fclose(raw)) {
 		fprintf(stderr, "%s: writing %s: %m\n", ubench.metric, opt.raw);

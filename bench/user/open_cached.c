@@ -3,15 +3,13 @@
  * open_cached_ns: open+close of a device node that has been opened before,
  * so chrdev_open() finds inode->i_cdev cached and takes only the global
  * cdev_lock, from T threads at once.  The node is made and opened once in
- * init; every thread then opens and closes that same node.
- *
- * options: NODE_DIR MAJOR MINOR
+ * init, for the first of the held cdevs; every thread then opens and
+ * closes that same node.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -19,14 +17,16 @@
 
 static char path[256];
 
-static int cached_init(int argc, char **argv)
+static int cached_init(const struct bench_options *o)
 {
+	unsigned int major, first, count;
 	int fd;
 
-	if (argc != 3)
-		return -EINVAL;
-	snprintf(path, sizeof(path), "%s/cached-%d", argv[0], getpid());
-	if (mknod(path, S_IFCHR | 0600, makedev(atoi(argv[1]), atoi(argv[2]))))
+	(void)o;
+	if (held_cdevs(&major, &first, &count))
+		return -ENODEV;
+	snprintf(path, sizeof(path), CDEVBENCH_NODE_DIR "/cached-%d", getpid());
+	if (mknod(path, S_IFCHR | 0600, makedev(major, first)))
 		return -errno;
 	fd = open(path, O_RDONLY);	/* caches inode->i_cdev */
 	if (fd < 0)
@@ -53,7 +53,6 @@ static void cached_exit(void)
 
 const struct ubench ubench = {
 	.metric = "open_cached_ns",
-	.usage = "NODE_DIR MAJOR MINOR",
 	.init = cached_init,
 	.op = cached_op,
 	.exit = cached_exit,

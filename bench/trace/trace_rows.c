@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_rows: the rows of a boot's traced pass, made on the host from what
+ * the guest saved in BOOT_DIR/trace/ (the bpftrace tools' output as they
+ * print it, and the rows of the benchmark runs made under a tool), with
+ * the boot's untraced rows from BOOT_DIR/samples.csv.
+ *
+ * usage: trace_rows VARIANT BOOT TRACE_N BOOT_DIR >> BOOT_DIR/samples.csv
+ *
+ *   cdev_map_lock.txt  lock_acquisitions_per_op, lock_hold_ns, lock_wait_ns
+ *   cdev_rwsem.txt     rwsem_acquisitions_per_op, rwsem_hold_ns
+ *   chrdev_open.txt    chrdev_open_ns
+ *   cdev_mem.txt       mem_traced_bytes_per_cdev
+ *   register-traced.csv, open_lookup-traced.csv against samples.csv:
+ *                      trace_overhead_pct
+ *
+ * Exits 1 naming the file and map where a tool saw none of the calls it
+ * exists to see, having written no row.  Rows and params as bench/lib/results.h writes them.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "results.h"
+
+static const char *variant, *boot, *dir;
+static long trace_n;
+static FILE *rows;	/* written out once every row is made */
+
+static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "trace_rows: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/*
+ * The number after "KEY: " in a bpftrace map print, or after "KEY: ...
+ * FIELD " in a stats() line ("@m[k]: count 3, average 10, total 30").
+ * 0 where the tool printed no such key (a map bpftrace never wrote to).
+ */
+static int map_value(const char *tool, const char *key, const char *field, double *v)
+{
+	char path[4096], *line = NULL, *at;
+	size_t cap = 0, klen = strlen(key);
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/trace/%s.txt", dir, tool);
+	f = fopen(path, "r");
+	if (!f)
+		die("%s: no output of %s.bt", path, tool);
+	while (!found && getline(&line, &cap, f) > 0) {
+		if (strncmp(line, key, klen) || strncmp(line + klen, ": ", 2))
+			continue;
+		at = line + klen + 2;
+		if (field && (at = strstr(at, field)))
+			at += strlen(field) + 1;
+		found = at && sscanf(at, "%lf", v) == 1;
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+static void row(const char *metric, const char *param_text, double value, int decimals,
+		const char *unit)
+{
+	struct param p;
+
+	if (param_parse(&p, param_text))
+		die("%s: param '%s'", metric, param_text);
+	results_row(rows, variant, boot, metric, &p, 0, value, decimals, unit);
+}
+
+/* Calls seen per operation: a tool's @acquisitions[phase] over @ops[phase]. */
+static void per_op(const char *tool, const char *metric, const char *phase)
+{
+	char key[64], param[64];
+	double ops, acq = 0;
+
+	snprintf(key, sizeof(key), "@ops[%s]", phase);
+	if (!map_value(tool, key, NULL, &ops) || ops <= 0)
+		die("%s/trace/%s.txt: %s.bt saw no %s call", dir, tool, tool, phase);
+	snprintf(key, sizeof(key), "@acquisitions[%s]", phase);
+	map_value(tool, key, NULL, &acq);
+	snprintf(param, sizeof(param), "phase=%s", phase);
+	row(metric, param, acq / ops, 2, "count");
+}
+
+/* The mean of a stats() map, as a row where the tool printed it. */
+static int stats_row(const char *tool, const char *key, const char *metric, const char *param)
+{
+	double mean;
+
+	if (!map_value(tool, key, "average", &mean))
+		return 0;
+	row(metric, param, mean, 0, "ns");
+	return 1;
+}
+
+/* Mean of a metric's rows (of one param, or of any where NULL) in one of
+ * the boot's files, rounded to 0.1 as the rows show it; 0 where it has
+ * none. */
+static int mean_of(const char *file, const char *metric, const char *param, double *v)
+{
+	struct results_reader r;
+	char path[4096], shown[64];
+	double sum = 0;
+	long n = 0;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (results_open(&r, path))
+		exit(1);
+	while ((rc = results_next(&r)) > 0)
+		if (!strcmp(r.fields[F_METRIC], metric) &&
+		    (!param || !strcmp(r.fields[F_PARAM], param))) {
+			sum += atof(r.fields[F_VALUE]);
+			n++;
+		}
+	results_close(&r);
+	if (rc)
+		exit(1);
+	if (!n)
+		return 0;
+	snprintf(shown, sizeof(shown), "%.1f", sum / (double)n);
+	*v = atof(shown);
+	return 1;
+}
+
+/* The cost of tracing: the traced run's mean against the untraced one. */
+static void overhead_row(const char *phase, const char *traced_file, const char *metric,
+			 const char *param)
+{
+	char p[32];
+	double traced, untraced;
+
+	if (!mean_of(traced_file, metric, NULL, &traced) ||
+	    !mean_of("samples.csv", metric, param, &untraced) || untraced <= 0)
+		return;
+	snprintf(p, sizeof(p), "phase=%s", phase);
+	row("trace_overhead_pct", p, (traced / untraced - 1) * 100, 1, "pct");
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const lock_phases[] = { "add", "del", "lookup", "other" };
+	char key[64], phase[32], n_param[32], tail_param[48], *text;
+	double bytes = 0, adds;
+	size_t i, len;
+
+	if (argc != 5 || (trace_n = atol(argv[3])) < 1) {
+		fprintf(stderr, "usage: trace_rows VARIANT BOOT TRACE_N BOOT_DIR\n");
+		return 2;
+	}
+	variant = argv[1];
+	boot = argv[2];
+	dir = argv[4];
+	rows = open_memstream(&text, &len);
+	if (!rows)
+		die("out of memory");
+	snprintf(n_param, sizeof(n_param), "n=%ld", trace_n);
+	snprintf(tail_param, sizeof(tail_param), "n=%ld,pos=tail", trace_n);
+
+	/* cdev_map_lock.bt: one registration run and one open_lookup run */
+	for (i = 0; i < 3; i++)
+		per_op("cdev_map_lock", "lock_acquisitions_per_op", lock_phases[i]);
+	for (i = 0; i < 4; i++) {
+		snprintf(phase, sizeof(phase), "phase=%s", lock_phases[i]);
+		snprintf(key, sizeof(key), "@hold_ns_stats[%s, ]", lock_phases[i]);
+		stats_row("cdev_map_lock", key, "lock_hold_ns", phase);
+		snprintf(key, sizeof(key), "@wait_ns_stats[%s, ]", lock_phases[i]);
+		stats_row("cdev_map_lock", key, "lock_wait_ns", phase);
+	}
+	overhead_row("add", "trace/register-traced.csv", "cdev_add_ns", n_param);
+	overhead_row("del", "trace/register-traced.csv", "cdev_del_ns", n_param);
+	overhead_row("lookup", "trace/open_lookup-traced.csv", "open_lookup_ns", tail_param);
+
+	/* cdev_rwsem.bt: one registration run */
+	for (i = 0; i < 2; i++) {
+		double acq;
+
+		per_op("cdev_rwsem", "rwsem_acquisitions_per_op", lock_phases[i]);
+		snprintf(key, sizeof(key), "@acquisitions[%s]", lock_phases[i]);
+		if (!map_value("cdev_rwsem", key, NULL, &acq))
+			continue;
+		snprintf(key, sizeof(key), "@hold_ns_stats[%s]", lock_phases[i]);
+		snprintf(phase, sizeof(phase), "phase=%s", lock_phases[i]);
+		if (!stats_row("cdev_rwsem", key, "rwsem_hold_ns", phase))
+			die("%s/trace/cdev_rwsem.txt: acquisitions but no %s", dir, key);
+	}
+
+	/* chrdev_open.bt: one open_lookup run at the tail */
+	if (!stats_row("chrdev_open", "@open_ns_stats", "chrdev_open_ns", tail_param))
+		die("%s/trace/chrdev_open.txt: chrdev_open.bt saw no open", dir);
+
+	/* cdev_mem.bt: TRACE_N cdevs registered and held */
+	if (!map_value("cdev_mem", "@cdev_adds", NULL, &adds) || adds <= 0)
+		die("%s/trace/cdev_mem.txt: cdev_mem.bt saw no cdev_add", dir);
+	map_value("cdev_mem", "@live_bytes", NULL, &bytes);
+	row("mem_traced_bytes_per_cdev", n_param, bytes / adds, 1, "bytes");
+	if (fclose(rows) || fwrite(text, 1, len, stdout) != len || fflush(stdout))
+		die("writing the rows failed");
+	free(text);
+	return 0;
+}
