@@ -22,7 +22,7 @@ CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 # results schema's reader and writer.
 COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench/lib/results.c
 
-.PHONY: all deps kernels progs tools bench compare test clean
+.PHONY: all deps kernels variant progs tools bench compare test clean
 
 all: bench
 
@@ -71,6 +71,11 @@ kernels: deps
 	@. scripts/lib.sh && for v in $${VARIANTS:-$$(all_variants)}; do \
 		for f in timing $$([ "$${FAULTS:-1}" = 0 ] || echo fault); do \
 			scripts/kernel.sh $$v $$f || exit 1; done; done
+
+# A variant from a posted series: NAME, FROM (mbox, patch files, a folder
+# of them, or a git repository and a range), optional WORKTREE.
+variant: deps
+	@WORKTREE="$(WORKTREE)" scripts/variant.sh "$(NAME)" $(FROM)
 
 bench: deps progs tools
 	@scripts/bench.sh

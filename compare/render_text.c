@@ -255,6 +255,8 @@ static void print_variant_heading(const char *variant, int md)
 	free(text);
 	for (p = vm ? json_get(vm, "patches") : NULL, p = p ? p->child : NULL; p; p = p->next)
 		printf(md ? "- %s\n" : "  | %s\n", p->string);
+	for (p = vm ? json_get(vm, "links") : NULL, p = p ? p->child : NULL; p; p = p->next)
+		printf(md ? "- Link: <%s>\n" : "  | Link: %s\n", p->string);
 	if (md && count)
 		printf("\n");
 }

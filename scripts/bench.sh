@@ -55,20 +55,51 @@ trap interrupted INT TERM HUP
 patch_subjects() {
 	local p patches
 	mapfile -t patches < <(series_patches "$1")
-	for p in "${patches[@]}"; do
-		awk '/^Subject:/ { s = $0; on = 1; next }
-			on && /^[ \t]/ { s = s $0; next } on { exit }
-			END { sub(/^Subject: *(\[[^]]*\] *)?/, "", s); gsub(/[ \t]+/, " ", s); print s }' "$p"
+	for p in "${patches[@]}"; do patch_subject "$p"; done
+}
+
+# The Link: tags of a variant's patches, where the series was posted.
+patch_links() {
+	local patches
+	mapfile -t patches < <(series_patches "$1")
+	[ ${#patches[@]} = 0 ] || sed -n 's/^Link: *//p' "${patches[@]}"
+}
+
+# What ran, kept with the results: the shared config fragments and every
+# variant's folder, so that the run can be made again from its own folder.
+copy_patches() {
+	local k
+	mkdir -p "$run/patches"
+	cp "$PATCHES_DIR"/*.config "$run/patches/"
+	for k in "${variants[@]}"; do
+		[ "$k" = stock ] || cp -r "$PATCHES_DIR/$k" "$run/patches/"
 	done
 }
 
+# The command that makes this run again: the rig at its commit, the
+# patches from the run folder, every setting the results depend on.
+reproduce_command() {
+	local name scope cmd
+	cmd="git -C $(printf %q "$RIG_ROOT") checkout ${commit%-dirty} && make bench"
+	cmd+=" PATCHES_DIR=$(printf %q "$run/patches") VARIANTS=$(printf %q "${variants[*]}")"
+	while IFS='|' read -r name _ _ scope _; do
+		case $scope in
+		guest | run) cmd+=" $name=$(printf %q "${!name}")" ;;
+		esac
+	done < <(settings_rows)
+	echo "$cmd"
+}
+
 # meta.json, written by jq from values read first, so that a value that
-# cannot be read fails the run instead of leaving a hole.
+# cannot be read fails the run instead of leaving a hole.  A variant
+# folder that git does not track, or one changed since the commit, makes
+# the rig's commit "-dirty" like any other change.
 write_meta() {
-	local v k tree obj fobj commit cpu qemu subjects release config series fragment arm
+	local v k tree obj fobj commit cpu qemu subjects links release config series fragment arm
 	local arms_json='{}'
 	commit=$(git -C "$RIG_ROOT" rev-parse HEAD 2> /dev/null || echo unknown)
-	[ -z "$(git -C "$RIG_ROOT" status --porcelain --untracked-files=no 2> /dev/null)" ] ||
+	[ -z "$(git -C "$RIG_ROOT" status --porcelain --untracked-files=no 2> /dev/null)" ] &&
+		[ -z "$(git -C "$RIG_ROOT" status --porcelain -- "$PATCHES_DIR" 2> /dev/null)" ] ||
 		commit="$commit-dirty"
 	cpu=$(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)
 	qemu=$(qemu-system-x86_64 --version | head -1)
@@ -77,13 +108,14 @@ write_meta() {
 		k=$(arm_kernel "$v")
 		tree=$(variant_dir "$k") obj=$(kernel_obj_dir "$k") fobj=$(kernel_obj_dir "$k" fault)
 		subjects=$(patch_subjects "$k" | jq -R . | jq -s .)
+		links=$(patch_links "$k" | jq -R . | jq -s .)
 		release=$(< "$obj/include/config/kernel.release")
 		config=$(sha256sum < "$obj/.config" | cut -d' ' -f1)
 		series=$(< "$tree/.cdevbench/series.sha")
 		fragment=null
 		[ ! -f "$PATCHES_DIR/$k/config" ] || fragment="\"patches/$k/config\""
 		arm=$(jq -n --arg kernel "$k" --arg kernel_release "$release" --arg config_sha256 "$config" \
-			--arg series_sha256 "$series" --argjson patches "$subjects" \
+			--arg series_sha256 "$series" --argjson patches "$subjects" --argjson links "$links" \
 			--argjson config_fragment "$fragment" '$ARGS.named')
 		if [ "$FAULTS" = 1 ]; then
 			release=$(< "$fobj/include/config/kernel.release")
@@ -93,11 +125,12 @@ write_meta() {
 		fi
 		arms_json=$(jq --arg v "$v" --argjson arm "$arm" '. + {($v): $arm}' <<< "$arms_json")
 	done
+	copy_patches
 	settings_jq_args
 	jq -n --arg run_id "$run_id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 		--arg rig_commit "$commit" --arg host_cpu "$cpu" --argjson host_cores "$(nproc)" \
 		--arg qemu_version "$qemu" "${SETTINGS_JQ_ARGS[@]}" --argjson variants "$arms_json" \
-		'$ARGS.named' > "$run/meta.json.tmp"
+		--arg reproduce "$(reproduce_command)" '$ARGS.named' > "$run/meta.json.tmp"
 	mv "$run/meta.json.tmp" "$run/meta.json"
 }
 write_meta

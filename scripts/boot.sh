@@ -36,8 +36,17 @@ cmdline=(console=ttyS0 root=hostroot rootfstype=9p ro
 # follows every tracked one and would double every failure point.
 [ "${3:-timing}" = timing ] || cmdline+=('slub_debug=A;-,kmemleak_*')
 
+# Where the guest is, from the suite's last line in the serial log.
+boot_progress() {	# boot_progress T0
+	local at
+	at=$(sed -n 's/.*cdevbench-suite: //p' "$boot_dir/serial.log" 2> /dev/null | tail -1)
+	log "$variant: booted $(( ($(date +%s) - $1) / 60 ))m ago, guest at: ${at:-kernel boot}"
+}
+
 rm -f "$boot_dir/exit-status"
 rc=0
+every_minute boot_progress "$(date +%s)" &
+progress=$!
 # --foreground keeps QEMU in make's process group, so that Ctrl-C stops
 # the boot at once instead of after the guest is done.
 timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
@@ -48,6 +57,7 @@ timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$boot_dir,mount_tag=results,security_model=none,multidevs=remap" \
 	> "$boot_dir/qemu.log" 2>&1 || rc=$?
+kill "$progress"
 
 tail_log() {
 	printf '%s\n' "--- last lines of $boot_dir/serial.log ---" >&2

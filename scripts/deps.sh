@@ -11,6 +11,7 @@ packages=(
 	jq			# writes meta.json
 	shellcheck		# make test lints the shell scripts
 	ccache			# keeps kernel rebuilds cheap
+	git			# make variant: mbox splitting, git ranges, work trees
 	gcc make patch xz-utils kmod
 	flex bison bc libelf-dev libssl-dev dwarves cpio	# kernel build
 )

@@ -35,24 +35,6 @@ esac
 name=$variant$sfx	# LOCALVERSION, module folder, log lines
 JOBS=${JOBS:-$(nproc)}
 
-extract_pristine() {
-	[ -f "$PRISTINE_TREE/.cdevbench-extracted" ] && return
-	[ -f "$KERNEL_TARBALL" ] ||
-		die "$KERNEL_TARBALL is missing: run 'make deps' (package linux-source-6.1)"
-	log "extracting $KERNEL_TARBALL (once)"
-	rm -rf "$PRISTINE_TREE" "$PRISTINE_TREE.tmp"
-	mkdir -p "$PRISTINE_TREE.tmp"
-	tar -xJf "$KERNEL_TARBALL" -C "$PRISTINE_TREE.tmp" --strip-components=1
-	touch "$PRISTINE_TREE.tmp/.cdevbench-extracted"
-	mv "$PRISTINE_TREE.tmp" "$PRISTINE_TREE"
-}
-
-# Paths a patch touches, from its diff headers.
-patched_paths() {
-	awk '/^(---|\+\+\+) / { p = $2; sub(/^[ab]\//, "", p);
-		if (p != "/dev/null") print p }' "$@" | sort -u
-}
-
 # Give a file of the tree its pristine content again, as a file of its own
 # with a new mtime so that make rebuilds what depends on it.
 restore_pristine() {
@@ -92,8 +74,7 @@ sync_tree() {
 
 	local p out
 	for p in "${patches[@]}"; do
-		if ! out=$(patch -d "$tree" -p1 --fuzz=0 --no-backup-if-mismatch \
-				--reject-file=- --batch < "$p" 2>&1); then
+		if ! out=$(apply_patch "$tree" "$p" -); then
 			printf '%s\n' "$out" >&2
 			restore_pristine < "$state/files.list"
 			die "variant $variant: patch ${p#$PATCHES_DIR/} does not apply (see the failed hunks above); other variants are not affected"
@@ -138,8 +119,18 @@ sync_config() {
 	echo "$want" > "$state/config$sfx.sha"
 }
 
+# Progress of a build: objects compiled so far, against the previous
+# build of this variant and flavour.
+build_progress() {	# build_progress T0
+	local last_objects="" last_seconds="" objects t
+	[ ! -f "$state/build$sfx.last" ] || read -r last_objects last_seconds < "$state/build$sfx.last"
+	objects=$(grep -c '^  CC ' "$obj/build.log" || true)
+	t=$(( $(date +%s) - $1 ))
+	log "$name: building, $objects objects compiled in $((t / 60))m${last_objects:+ (the previous build compiled $last_objects in $((last_seconds / 60))m)}"
+}
+
 build_kernel() {
-	local want have=""
+	local want have="" t0 progress
 	want=$(hash_files "$state/series.sha" "$state/config$sfx.sha" "$0")
 	[ -f "$state/build$sfx.sha" ] && have=$(cat "$state/build$sfx.sha")
 	if [ -f "$obj/arch/x86/boot/bzImage" ] && [ "$want" = "$have" ]; then
@@ -148,13 +139,20 @@ build_kernel() {
 	fi
 	log "$name: building bzImage (ccache, -j$JOBS; log in ${obj#$RIG_ROOT/}/build.log)"
 	rm -f "$state/build$sfx.sha"
+	t0=$(date +%s)
+	: > "$obj/build.log"
+	every_minute build_progress "$t0" &
+	progress=$!
 	if ! make -C "$obj" -j"$JOBS" CC="ccache gcc" LOCALVERSION="-$name" \
 			KBUILD_BUILD_TIMESTAMP="cdevbench" KBUILD_BUILD_USER=cdevbench \
 			KBUILD_BUILD_HOST=cdevbench bzImage modules_prepare \
 			> "$obj/build.log" 2>&1; then
+		kill "$progress"
 		grep -E 'error|Error' "$obj/build.log" | head -20 >&2 || true
 		die "variant $name: kernel build failed, full log in $obj/build.log"
 	fi
+	kill "$progress"
+	echo "$(grep -c '^  CC ' "$obj/build.log" || true) $(( $(date +%s) - t0 ))" > "$state/build$sfx.last"
 	echo "$want" > "$state/build$sfx.sha"
 	log "$name: built $(cat "$obj/include/config/kernel.release")"
 }

@@ -19,6 +19,10 @@ die() {
 	exit 1
 }
 
+# Progress on a long step: `every_minute CMD... &`, killed by the caller
+# when the step ends.
+every_minute() { while sleep 60; do "$@"; done; }
+
 # sha256 of the named files' contents, in order; missing files hash as empty.
 hash_files() {
 	local f
@@ -57,6 +61,41 @@ series_patches() {
 			die "variant $1: series names $line, which is not in patches/$1/"
 		echo "$PATCHES_DIR/$1/$line"
 	done < "$series"
+}
+
+# The rule every series is applied by, here and in scripts/variant.sh:
+# patch -p1 without fuzz (offsets are fine) on the 6.1 tree Debian ships.
+apply_patch() {	# apply_patch TREE PATCH REJECT_FILE (- drops the rejects)
+	patch -d "$1" -p1 --fuzz=0 --no-backup-if-mismatch --reject-file="$3" --batch < "$2" 2>&1
+}
+
+# The pristine tree, extracted once.  Every variant's tree hard-links to it:
+# nothing may ever write into it.
+extract_pristine() {
+	[ -f "$PRISTINE_TREE/.cdevbench-extracted" ] && return
+	[ -f "$KERNEL_TARBALL" ] ||
+		die "$KERNEL_TARBALL is missing: run 'make deps' (package linux-source-6.1)"
+	log "extracting $KERNEL_TARBALL (once)"
+	rm -rf "$PRISTINE_TREE" "$PRISTINE_TREE.tmp"
+	mkdir -p "$PRISTINE_TREE.tmp"
+	tar -xJf "$KERNEL_TARBALL" -C "$PRISTINE_TREE.tmp" --strip-components=1
+	touch "$PRISTINE_TREE.tmp/.cdevbench-extracted"
+	mv "$PRISTINE_TREE.tmp" "$PRISTINE_TREE"
+}
+
+# Paths a patch touches, from its diff headers, as -p1 reads them.
+patched_paths() {
+	awk '/^(---|\+\+\+) / { p = $2; sub(/^[^\/]*\//, "", p);
+		if (p != "/dev/null") print p }' "$@" | sort -u
+}
+
+# A patch's subject: folded lines joined, the [PATCH ...] tag dropped
+# (list archives may save the space after "Subject:" as a no-break space).
+patch_subject() {
+	awk '/^Subject:/ { s = $0; on = 1; next }
+		on && /^[ \t]/ { s = s $0; next } on { exit }
+		END { sub(/^Subject:([ \t]|\302\240)*/, "", s); sub(/^\[[^]]*\] */, "", s)
+			gsub(/[ \t]+/, " ", s); print s }' "$1"
 }
 
 variant_dir() { echo "$BUILD_DIR/kernels/$1"; }

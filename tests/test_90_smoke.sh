@@ -18,6 +18,15 @@ run=$results/latest
 [ "$(cat "$run/status")" = complete ] || fail "status is not complete"
 jq -e '.mode == "icount" and .aa == true and .variants["stock-aa"].kernel == "stock"' \
 	"$run/meta.json" > /dev/null || fail "meta.json is not valid JSON or lacks its settings and arms"
+# Provenance: the patches that ran are in the run, and the command that
+# makes it again points at them.
+jq -e --arg p "$(basename "$(readlink -f "$run")")/patches " \
+	'(.reproduce | contains($p)) and ([.variants[].links | type] | all(. == "array"))' \
+	"$run/meta.json" > /dev/null || fail "meta.json lacks reproduce or links"
+for v in "${variants[@]}"; do
+	[ "$v" = stock ] || cmp -s "patches/$v/series" "$run/patches/$v/series" ||
+		fail "the run does not keep patches/$v"
+done
 [ "$(head -1 "$run/samples.csv")" = "variant,boot,metric,param,iter,value,unit" ] ||
 	fail "samples.csv header differs from DESIGN.md"
 for v in "${variants[@]}"; do
