@@ -126,7 +126,8 @@ worktree() {
 	cp -a "$PRISTINE_TREE" "$wt"
 	rm -f "$wt/.cdevbench-extracted"
 	git -C "$wt" init -q
-	git -C "$wt" add -A
+	# -f: Debian's .gitignore ignores the whole top level of its tree
+	git -C "$wt" add -A -f
 	git -C "$wt" -c user.name=cdevbench -c user.email=cdevbench@localhost \
 		commit -q -m "linux-source-6.1 as Debian ships it ($(basename "$KERNEL_TARBALL"))"
 	for p in "${patches[@]}"; do

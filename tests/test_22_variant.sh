@@ -12,6 +12,7 @@ pristine=$BUILD_DIR/src/linux-source-6.1
 mkdir -p "$pristine/fs" "$PATCHES_DIR"
 seq 1 40 | sed 's/^/line /' > "$pristine/fs/char_dev.c"
 touch "$pristine/.cdevbench-extracted"
+printf '/*\n!/debian/\n' > "$pristine/.gitignore"	# as Debian's tree has it
 cp "$pristine/fs/char_dev.c" "$tmp/char_dev.orig"
 
 # A two-patch series with a cover letter, as git send-email posts it.
