@@ -85,8 +85,8 @@ extract_pristine() {
 
 # Paths a patch touches, from its diff headers, as -p1 reads them.
 patched_paths() {
-	awk '/^(---|\+\+\+) / { p = $2; sub(/^[^\/]*\//, "", p);
-		if (p != "/dev/null") print p }' "$@" | sort -u
+	awk '/^(---|\+\+\+) / && $2 != "/dev/null" { p = $2; sub(/^[^\/]*\//, "", p); print p }' \
+		"$@" | sort -u
 }
 
 # A patch's subject: folded lines joined, the [PATCH ...] tag dropped

@@ -64,3 +64,9 @@ WORKTREE=$tmp/wt scripts/variant.sh from-git 2> /dev/null || fail "work tree fai
 [ "$(command git -C "$tmp/wt" rev-list --count HEAD)" = 3 ] || fail "work tree: not the tree plus two commits"
 grep -qx 'line thirty' "$tmp/wt/fs/char_dev.c" || fail "work tree: series not applied"
 echo "WORKTREE: the 6.1 tree and one commit per patch"
+
+# A patch that deletes a file lists that file, never /dev/null's path.
+printf -- '--- a/drivers/base/map.c\n+++ /dev/null\n' > "$tmp/delete.patch"
+[ "$(. scripts/lib.sh && patched_paths "$tmp/delete.patch")" = drivers/base/map.c ] ||
+	fail "patched_paths of a deletion is not the deleted file"
+echo "a deleted file: its path, not /dev/null's"
