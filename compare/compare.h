@@ -62,6 +62,7 @@ struct comparison {
 
 struct options {
 	const char *baseline, *format;
+	const char *where, *select;	/* --format series: a query for the plots */
 	double alpha, min_effect;
 };
 extern struct options opt;

@@ -22,13 +22,14 @@
 #include <string.h>
 #include "compare.h"
 
-struct options opt = { NULL, "text", 0.05, 0.01 };
+struct options opt = { .format = "text", .alpha = 0.05, .min_effect = 0.01 };
 
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: compare [--baseline V] [--alpha A] [--min-effect E] [--plots LIST]\n"
 		"               [--format text|md|csv|series|json|sites|variants|fault-problems]\n"
+		"               [--where col=v,col!=v,... --select col,...]   (series rows, for plots)\n"
 		"               samples.csv...\n"
 		"       compare --meta KEY RUN/samples.csv   (a value of RUN/meta.json;\n"
 		"               arrays as words, booleans as true/false)\n");
@@ -54,6 +55,8 @@ int main(int argc, char **argv)
 		{ "min-effect", required_argument, NULL, 'e' },
 		{ "meta", required_argument, NULL, 'm' },
 		{ "plots", required_argument, NULL, 'p' },
+		{ "where", required_argument, NULL, 'w' },
+		{ "select", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct comparison *c;
@@ -70,6 +73,8 @@ int main(int argc, char **argv)
 		case 'e': opt.min_effect = parse_number("min-effect", optarg, 0, 100); break;
 		case 'm': meta_key = optarg; break;
 		case 'p': plots = optarg; break;
+		case 'w': opt.where = optarg; break;
+		case 's': opt.select = optarg; break;
 		default: usage();
 		}
 	}
@@ -88,6 +93,8 @@ int main(int argc, char **argv)
 	    strcmp(opt.format, "variants") && strcmp(opt.format, "fault-problems"))
 		die("--format: '%s' is not text, md, csv, series, json, sites, variants or fault-problems",
 		    opt.format);
+	if ((opt.where || opt.select) && (strcmp(opt.format, "series") || !opt.select))
+		die("--where and --select go with --format series, and --select is needed");
 	for (i = optind; i < (size_t)argc; i++) {
 		read_samples(argv[i]);
 		read_meta(argv[i]);

@@ -49,49 +49,119 @@ void print_csv(const struct comparison *c, size_t n)
 	}
 }
 
+/* series.csv's columns; --where and --select name them. */
+static const char *const series_columns[] = {
+	"metric", "variant", "n", "majors", "minors", "pos", "threads", "boots", "median",
+	"low", "high", "unit", "ratio", "ratio_low", "ratio_high", "aa_low", "aa_high",
+};
+#define NSERIES (sizeof(series_columns) / sizeof(series_columns[0]))
+#define CELL 64
+
+static size_t series_column(const char *name, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < NSERIES; k++)
+		if (strlen(series_columns[k]) == len && !strncmp(series_columns[k], name, len))
+			return k;
+	die("series.csv has no column '%.*s'", (int)len, name);
+	return 0;
+}
+
+/* Does a row pass every term of --where: "col=value" (an empty value: the
+ * column is empty) or "col!=value", separated by commas? */
+static int series_where(char f[][CELL])
+{
+	const char *t = opt.where, *end, *eq;
+	size_t k, vlen;
+	int negate, equal;
+
+	for (; t && *t; t = *end ? end + 1 : end) {
+		end = t + strcspn(t, ",");
+		eq = memchr(t, '=', end - t);
+		if (!eq)
+			die("--where: '%.*s' is not col=value or col!=value", (int)(end - t), t);
+		negate = eq > t && eq[-1] == '!';
+		k = series_column(t, eq - t - negate);
+		vlen = end - eq - 1;
+		equal = strlen(f[k]) == vlen && !strncmp(f[k], eq + 1, vlen);
+		if (equal == negate)
+			return 0;
+	}
+	return 1;
+}
+
+static void series_row(char f[][CELL])
+{
+	const char *t = opt.select, *end;
+	size_t k;
+
+	if (!t) {
+		for (k = 0; k < NSERIES; k++)
+			printf("%s%s", k ? "," : "", f[k]);
+		putchar('\n');
+		return;
+	}
+	if (!series_where(f))
+		return;
+	for (; *t; t = *end ? end + 1 : end) {
+		end = t + strcspn(t, ",");
+		printf("%s%s", t == opt.select ? "" : " ", f[series_column(t, end - t)]);
+	}
+	putchar('\n');
+}
+
 /* For the plots, per variant and (metric, param): the median of per-boot
  * medians and the range of the boots; against the baseline the ratio, its
  * interval and the A/A band (the A/A arm's interval, or one minus and
  * plus the baseline's boot spread without one).  Param keys in columns of
- * their own. */
+ * their own.  With --select, only the rows --where picks, the named
+ * columns separated by spaces, as gnuplot reads them. */
 void print_series(const struct comparison *c, size_t n)
 {
 	static const char *const keys[] = { "n", "majors", "minors", "pos", "threads" };
-	char buf[5][32], cells[5][32];
+	char f[NSERIES][CELL];
 	size_t i, k;
 
-	printf("metric,variant,n,majors,minors,pos,threads,boots,median,low,high,unit,"
-	       "ratio,ratio_low,ratio_high,aa_low,aa_high\n");
+	if (!opt.select) {
+		for (k = 0; k < NSERIES; k++)
+			printf("%s%s", k ? "," : "", series_columns[k]);
+		putchar('\n');
+	}
 	for (i = 0; i < in->ngroups; i++) {
 		const struct group *g = &in->groups[i];
 		const struct comparison *x = NULL, *aa = NULL;
-		double *med = xmalloc(g->n * sizeof(*med)), spread;
-		size_t nb = boot_medians(g, med, &spread);
+		double *med, spread;
+		size_t nb;
 
-		if (g->decl->kind == DRAW) {
-			free(med);
+		if (g->decl->kind == DRAW)
 			continue;
-		}
-		printf("%s,%s", g->metric, g->variant);
+		med = xmalloc(g->n * sizeof(*med));
+		nb = boot_medians(g, med, &spread);
+		snprintf(f[0], CELL, "%s", g->metric);
+		snprintf(f[1], CELL, "%s", g->variant);
 		for (k = 0; k < 5; k++)
-			printf(",%s", param_value(g->param, keys[k], buf[k], sizeof(buf[k])));
-		printf(",%zu,%.6g,%.6g,%.6g,%s", nb, median(med, nb), min_of(med, nb),
-		       max_of(med, nb), g->unit);
+			param_value(g->param, keys[k], f[2 + k], CELL);
+		snprintf(f[7], CELL, "%zu", nb);
+		snprintf(f[8], CELL, "%.6g", median(med, nb));
+		snprintf(f[9], CELL, "%.6g", min_of(med, nb));
+		snprintf(f[10], CELL, "%.6g", max_of(med, nb));
+		snprintf(f[11], CELL, "%s", g->unit);
 		free(med);
+		for (k = 12; k < NSERIES; k++)
+			f[k][0] = 0;
 		if (strcmp(g->variant, opt.baseline))
 			x = find_comparison(c, n, g->metric, g->param, g->variant);
 		if (aa_arm)
 			aa = find_comparison(c, n, g->metric, g->param, aa_arm);
-		if (!x || !x->var || !x->base) {
-			printf(",,,,,\n");
-			continue;
+		if (x && x->var && x->base) {
+			cell(f[12], CELL, x->ratio);
+			cell(f[13], CELL, x->lo);
+			cell(f[14], CELL, x->hi);
+			cell(f[15], CELL, aa && aa->var ? aa->lo : 1 - x->floor);
+			cell(f[16], CELL, aa && aa->var ? aa->hi : 1 + x->floor);
 		}
-		cell(cells[0], 32, x->ratio);
-		cell(cells[1], 32, x->lo);
-		cell(cells[2], 32, x->hi);
-		cell(cells[3], 32, aa && aa->var ? aa->lo : 1 - x->floor);
-		cell(cells[4], 32, aa && aa->var ? aa->hi : 1 + x->floor);
-		printf(",%s,%s,%s,%s,%s\n", cells[0], cells[1], cells[2], cells[3], cells[4]);
+		series_row(f);
 	}
 }
 

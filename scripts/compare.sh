@@ -33,17 +33,10 @@ title="$(basename "$run"), $(meta_value mode) mode"
 # In icount mode a guest nanosecond is one instruction: say so on the axis.
 ns_unit=
 [ "$(meta_value mode)" != icount ] || ns_unit=' (icount: 1 ns = 1 instruction)'
-# series_awk CONDITION ACTION [AWK OPTIONS]: awk over the rows of
-# series.csv, in which v("name") is the column of that name.
-series_awk() {
-	local cond=$1 action=$2
-	shift 2
-	awk -F, "$@" 'function v(k) {
-			if (!(k in col)) { print "series.csv has no column " k > "/dev/stderr"; exit 2 }
-			return $(col[k])
-		}
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		'"$cond { $action }" "$report/series.csv"
+# series_query WHERE COLUMNS: the named columns of the series rows that
+# WHERE picks (col=value or col!=value, comma-separated), from compare.
+series_query() {
+	"$compare" "${args[@]}" --format series --where "$1" --select "$2" "$run/samples.csv"
 }
 plots=()	# "file: what" or "skipped: why", for the report
 
@@ -55,14 +48,12 @@ block_or_gap() {
 }
 
 # Blocks of "x median low high" from series.csv, one per variant, for
-# metric $1 where column $2 is the x value and the awk condition $3
-# selects the rows.
+# metric $1 where column $2 is the x value and the filter $3 selects the
+# rows.
 series_blocks() {
 	local v
 	for v in "${variants[@]}"; do
-		series_awk 'v("metric") == m && v("variant") == var && ('"$3"')' \
-			'print v(x), v("median"), v("low"), v("high")' -v m="$1" -v var="$v" -v x="$2" |
-			sort -n | block_or_gap
+		series_query "metric=$1,variant=$v,$3" "$2,median,low,high" | sort -n | block_or_gap
 		printf '\n\n'
 	done
 }
@@ -81,7 +72,7 @@ plot_lines() {
 	: > "$report/$out.dat"
 	for spec in "$@"; do
 		IFS='|' read -r panel metric cond <<< "$spec"
-		[ -n "$(series_awk 'v("metric") == m && ('"$cond"')' 'print' -v m="$metric")" ] || continue
+		[ -n "$(series_query "metric=$metric,$cond" metric)" ] || continue
 		panels+=("$panel")
 		series_blocks "$metric" "$xcol" "$cond" >> "$report/$out.dat"
 	done
@@ -101,18 +92,16 @@ plot_ratio() {
 	: > "$report/$out.dat"
 	for spec in "$@"; do
 		IFS='|' read -r panel metric cond <<< "$spec"
-		[ -n "$(series_awk 'v("metric") == m && v("ratio") != "" && ('"$cond"')' 'print' \
-			-v m="$metric")" ] || continue
+		[ -n "$(series_query "metric=$metric,ratio!=,$cond" metric)" ] || continue
 		panels+=("$panel")
 		{
-			series_awk 'v("metric") == m && v("aa_low") != "" && ('"$cond"') && !seen[v(x)]++' \
-				'print v(x), v("aa_low"), v("aa_high")' -v m="$metric" -v x="$xcol" |
-				sort -n | block_or_gap
+			# every variant's row carries the same band: one per x
+			series_query "metric=$metric,aa_low!=,$cond" "$xcol,aa_low,aa_high" |
+				sort -nu | block_or_gap
 			printf '\n\n'
 			for v in "${variants[@]:1}"; do
-				series_awk 'v("metric") == m && v("variant") == var && v("ratio") != "" && ('"$cond"')' \
-					'print v(x), v("ratio"), v("ratio_low"), v("ratio_high")' \
-					-v m="$metric" -v var="$v" -v x="$xcol" | sort -n | block_or_gap
+				series_query "metric=$metric,variant=$v,ratio!=,$cond" \
+					"$xcol,ratio,ratio_low,ratio_high" | sort -n | block_or_gap
 				printf '\n\n'
 			done
 		} >> "$report/$out.dat"
@@ -190,18 +179,15 @@ plot_lock_hold() {
 
 # mem_bytes_per_cdev per variant at the largest N measured.
 plot_memory() {
-	local n
-	n=$(series_awk 'v("metric") == "mem_bytes_per_cdev" && v("majors") == "" && v("minors") == ""' \
-		'print v("n")' | sort -n | tail -1)
+	local n v rows=majors=,minors=
+	n=$(series_query "metric=mem_bytes_per_cdev,$rows" n | sort -n | tail -1)
 	if [ -z "$n" ]; then
 		plots+=("skipped memory: no mem_bytes_per_cdev in this run")
 		return
 	fi
-	series_awk 'v("metric") == "mem_bytes_per_cdev" && v("n") == n && v("majors") == "" && v("minors") == ""' \
-		'print v("variant"), v("median"), v("low"), v("high")' -v n="$n" |
-		awk -v order="${variants[*]}" '{ row[$1] = $0 }
-			END { nv = split(order, vs, " "); for (i = 1; i <= nv; i++) if (vs[i] in row) print row[vs[i]] }' \
-		> "$report/memory.dat"
+	for v in "${variants[@]}"; do
+		series_query "metric=mem_bytes_per_cdev,variant=$v,n=$n,$rows" variant,median,low,high
+	done > "$report/memory.dat"
 	gnuplot -e "data='$report/memory.dat'; ylabel='slab bytes per cdev'; out='$report/memory'; title='$title, N=$n'" \
 		"$RIG_ROOT/plot/bars.gp"
 	plots+=("memory.png/.svg: slab bytes per registered cdev at N=$n, from the slab counters")

@@ -38,6 +38,15 @@ grep -q "^cdev_add_ns,n=10,stock,same,2,2,.*,same,t+gap," "$tmp/out.csv" ||
 	fail "equal samples are not 'same'"
 grep -q "^chrdev_open_ns,-,stock,slow,1,0,.*missing," "$tmp/out.csv" ||
 	fail "a metric present on one side only is not reported as missing"
+
+# The plots' query: series rows by column name.
+[ "$($bin/compare --format series --where metric=cdev_add_ns,variant=slow,n=100 \
+	--select variant,n,boots "$tmp/samples.csv")" = "slow 100 2" ] || fail "series query: wrong rows"
+[ "$($bin/compare --format series --where metric=cdev_add_ns,ratio!= --select variant \
+	"$tmp/samples.csv" | sort -u | tr '\n' ' ')" = "same slow " ] ||
+	fail "series query: col!= does not leave out the baseline's empty ratios"
+expect_fail "series query on a column that does not exist" "series.csv has no column 'nn'" \
+	$bin/compare --format series --where nn=1 --select n "$tmp/samples.csv"
 $bin/compare --format csv "$tmp/samples.csv" | cmp -s - "$tmp/out.csv" ||
 	fail "the same input gave different output"
 $bin/compare --format text "$tmp/samples.csv" > "$tmp/out.txt"
