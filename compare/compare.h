@@ -18,7 +18,7 @@
 #define LEVEL 0.95
 
 enum direction { LOWER, HIGHER, EITHER };
-enum kind { SAMPLE, COUNT, DRAW };
+enum kind { SAMPLE, COUNT, DRAW, SHAPE };
 enum family { HEADLINE, SECONDARY };
 
 /* A metric as bench/benchmarks.def declares it. */
@@ -62,7 +62,7 @@ struct comparison {
 
 struct options {
 	const char *baseline, *format;
-	const char *where, *select;	/* --format series: a query for the plots */
+	const char *where, *select;	/* --format series or ops: a query for the plots */
 	double alpha, min_effect;
 };
 extern struct options opt;
@@ -131,6 +131,8 @@ void print_fault_problems(void);
 /* render_data.c */
 void print_csv(const struct comparison *c, size_t n);
 void print_series(const struct comparison *c, size_t n);
+/* every operation's time from the raw/ files of the run in @run_dir */
+void print_ops(const char *run_dir);
 void print_json(const struct comparison *c, size_t n);
 
 #endif

@@ -16,6 +16,7 @@
  * write the formats.
  */
 #include <getopt.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +29,9 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: compare [--baseline V] [--alpha A] [--min-effect E] [--plots LIST]\n"
-		"               [--format text|md|csv|series|json|sites|variants|fault-problems]\n"
-		"               [--where col=v,col!=v,... --select col,...]   (series rows, for plots)\n"
+		"               [--format text|md|csv|series|ops|json|sites|variants|fault-problems]\n"
+		"               [--where col=v,col!=v,... --select col,...]   (series or ops rows,\n"
+		"               for plots)\n"
 		"               samples.csv...\n"
 		"       compare --meta KEY RUN/samples.csv   (a value of RUN/meta.json;\n"
 		"               arrays as words, booleans as true/false)\n");
@@ -89,12 +91,14 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(opt.format, "text") && strcmp(opt.format, "md") &&
 	    strcmp(opt.format, "csv") && strcmp(opt.format, "series") &&
-	    strcmp(opt.format, "json") && strcmp(opt.format, "sites") &&
-	    strcmp(opt.format, "variants") && strcmp(opt.format, "fault-problems"))
-		die("--format: '%s' is not text, md, csv, series, json, sites, variants or fault-problems",
+	    strcmp(opt.format, "ops") && strcmp(opt.format, "json") &&
+	    strcmp(opt.format, "sites") && strcmp(opt.format, "variants") &&
+	    strcmp(opt.format, "fault-problems"))
+		die("--format: '%s' is not text, md, csv, series, ops, json, sites, variants or fault-problems",
 		    opt.format);
-	if ((opt.where || opt.select) && (strcmp(opt.format, "series") || !opt.select))
-		die("--where and --select go with --format series, and --select is needed");
+	if ((opt.where || opt.select) &&
+	    ((strcmp(opt.format, "series") && strcmp(opt.format, "ops")) || !opt.select))
+		die("--where and --select go with --format series or ops, and --select is needed");
 	for (i = optind; i < (size_t)argc; i++) {
 		read_samples(argv[i]);
 		read_meta(argv[i]);
@@ -130,6 +134,14 @@ int main(int argc, char **argv)
 			aa_arm = in->variants[i];
 	}
 
+	if (!strcmp(opt.format, "ops")) {
+		/* the raw/ folders beside the first samples.csv */
+		char *dir = xstrdup(argv[optind]);
+
+		print_ops(dirname(dir));
+		free(dir);
+		return 0;
+	}
 	c = compare_all(&n);
 	if (!strcmp(opt.format, "series")) {
 		print_series(c, n);

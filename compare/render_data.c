@@ -2,8 +2,10 @@
 /*
  * compare, rendering for programs: compare.csv (DESIGN.md's columns and
  * the rule's), series.csv (per-variant values and ratios for the plots),
+ * the run's per-operation samples (for the distribution plots), and
  * compare.json (every comparison with the run's provenance).
  */
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,40 +51,77 @@ void print_csv(const struct comparison *c, size_t n)
 	}
 }
 
-/* series.csv's columns; --where and --select name them. */
-static const char *const series_columns[] = {
-	"metric", "variant", "n", "majors", "minors", "pos", "threads", "boots", "median",
-	"low", "high", "unit", "ratio", "ratio_low", "ratio_high", "aa_low", "aa_high",
-};
-#define NSERIES (sizeof(series_columns) / sizeof(series_columns[0]))
+/*
+ * The tables --where and --select query by column name: series.csv's rows
+ * (a column per param key) and the run's per-operation samples.  A row is
+ * its cells, f[column].
+ */
 #define CELL 64
+#define MAX_COLUMNS (PARAM_NKEYS + 16)
+struct table {
+	const char *name;
+	const char *columns[MAX_COLUMNS];
+	size_t n;
+};
 
-static size_t series_column(const char *name, size_t len)
+/* Columns: @before, a column per param key, then @after (NULL-ended). */
+static void table_init(struct table *t, const char *name, const char *const *before,
+		       const char *const *after)
+{
+	int k;
+
+	t->name = name;
+	t->n = 0;
+	for (; *before; before++)
+		t->columns[t->n++] = *before;
+	for (k = 0; k < PARAM_NKEYS; k++)
+		t->columns[t->n++] = param_key_name(k);
+	for (; *after; after++)
+		t->columns[t->n++] = *after;
+}
+
+static size_t column(const struct table *t, const char *name, size_t len)
 {
 	size_t k;
 
-	for (k = 0; k < NSERIES; k++)
-		if (strlen(series_columns[k]) == len && !strncmp(series_columns[k], name, len))
+	for (k = 0; k < t->n; k++)
+		if (strlen(t->columns[k]) == len && !strncmp(t->columns[k], name, len))
 			return k;
-	die("series.csv has no column '%.*s'", (int)len, name);
+	die("%s has no column '%.*s'", t->name, (int)len, name);
 	return 0;
 }
 
-/* Does a row pass every term of --where: "col=value" (an empty value: the
- * column is empty) or "col!=value", separated by commas? */
-static int series_where(char f[][CELL])
+/* The param's keys into their cells, from column @first on. */
+static void param_cells(char f[][CELL], size_t first, const char *param)
 {
-	const char *t = opt.where, *end, *eq;
+	int k;
+
+	for (k = 0; k < PARAM_NKEYS; k++)
+		param_value(param, param_key_name(k), f[first + k], CELL);
+}
+
+/*
+ * Does a row pass every term of --where: "col=value" (an empty value: the
+ * column is empty) or "col!=value", separated by commas?  With @only, the
+ * terms on that column alone, for a row whose other cells are not known
+ * yet.
+ */
+static int where(const struct table *t, char f[][CELL], const char *only)
+{
+	const char *term = opt.where, *end, *eq;
 	size_t k, vlen;
 	int negate, equal;
 
-	for (; t && *t; t = *end ? end + 1 : end) {
-		end = t + strcspn(t, ",");
-		eq = memchr(t, '=', end - t);
+	for (; term && *term; term = *end ? end + 1 : end) {
+		end = term + strcspn(term, ",");
+		eq = memchr(term, '=', end - term);
 		if (!eq)
-			die("--where: '%.*s' is not col=value or col!=value", (int)(end - t), t);
-		negate = eq > t && eq[-1] == '!';
-		k = series_column(t, eq - t - negate);
+			die("--where: '%.*s' is not col=value or col!=value", (int)(end - term),
+			    term);
+		negate = eq > term && eq[-1] == '!';
+		k = column(t, term, eq - term - negate);
+		if (only && strcmp(t->columns[k], only))
+			continue;
 		vlen = end - eq - 1;
 		equal = strlen(f[k]) == vlen && !strncmp(f[k], eq + 1, vlen);
 		if (equal == negate)
@@ -91,43 +130,56 @@ static int series_where(char f[][CELL])
 	return 1;
 }
 
-static void series_row(char f[][CELL])
+/* The row as CSV, or with --select the named cells separated by spaces
+ * (as gnuplot reads them) where the row passes --where. */
+static void table_row(const struct table *t, char f[][CELL])
 {
-	const char *t = opt.select, *end;
+	const char *sel = opt.select, *end;
 	size_t k;
 
-	if (!t) {
-		for (k = 0; k < NSERIES; k++)
+	if (!sel) {
+		for (k = 0; k < t->n; k++)
 			printf("%s%s", k ? "," : "", f[k]);
 		putchar('\n');
 		return;
 	}
-	if (!series_where(f))
+	if (!where(t, f, NULL))
 		return;
-	for (; *t; t = *end ? end + 1 : end) {
-		end = t + strcspn(t, ",");
-		printf("%s%s", t == opt.select ? "" : " ", f[series_column(t, end - t)]);
+	for (; *sel; sel = *end ? end + 1 : end) {
+		end = sel + strcspn(sel, ",");
+		printf("%s%s", sel == opt.select ? "" : " ", f[column(t, sel, end - sel)]);
 	}
 	putchar('\n');
+}
+
+static void table_header(const struct table *t)
+{
+	size_t k;
+
+	for (k = 0; k < t->n && !opt.select; k++)
+		printf("%s%s", k ? "," : "", t->columns[k]);
+	if (!opt.select)
+		putchar('\n');
 }
 
 /* For the plots, per variant and (metric, param): the median of per-boot
  * medians and the range of the boots; against the baseline the ratio, its
  * interval and the A/A band (the A/A arm's interval, or one minus and
  * plus the baseline's boot spread without one).  Param keys in columns of
- * their own.  With --select, only the rows --where picks, the named
- * columns separated by spaces, as gnuplot reads them. */
+ * their own. */
 void print_series(const struct comparison *c, size_t n)
 {
-	static const char *const keys[] = { "n", "majors", "minors", "pos", "threads" };
-	char f[NSERIES][CELL];
-	size_t i, k;
+	static const char *const before[] = { "metric", "variant", NULL };
+	static const char *const after[] = { "boots", "median", "low", "high", "unit", "ratio",
+					     "ratio_low", "ratio_high", "aa_low", "aa_high",
+					     NULL };
+	struct table t;
+	char f[MAX_COLUMNS][CELL];
+	size_t i, k, s;
 
-	if (!opt.select) {
-		for (k = 0; k < NSERIES; k++)
-			printf("%s%s", k ? "," : "", series_columns[k]);
-		putchar('\n');
-	}
+	table_init(&t, "series.csv", before, after);
+	s = 2 + PARAM_NKEYS;	/* the first column after the keys */
+	table_header(&t);
 	for (i = 0; i < in->ngroups; i++) {
 		const struct group *g = &in->groups[i];
 		const struct comparison *x = NULL, *aa = NULL;
@@ -140,28 +192,73 @@ void print_series(const struct comparison *c, size_t n)
 		nb = boot_medians(g, med, &spread);
 		snprintf(f[0], CELL, "%s", g->metric);
 		snprintf(f[1], CELL, "%s", g->variant);
-		for (k = 0; k < 5; k++)
-			param_value(g->param, keys[k], f[2 + k], CELL);
-		snprintf(f[7], CELL, "%zu", nb);
-		snprintf(f[8], CELL, "%.6g", median(med, nb));
-		snprintf(f[9], CELL, "%.6g", min_of(med, nb));
-		snprintf(f[10], CELL, "%.6g", max_of(med, nb));
-		snprintf(f[11], CELL, "%s", g->unit);
+		param_cells(f, 2, g->param);
+		snprintf(f[s], CELL, "%zu", nb);
+		snprintf(f[s + 1], CELL, "%.6g", median(med, nb));
+		snprintf(f[s + 2], CELL, "%.6g", min_of(med, nb));
+		snprintf(f[s + 3], CELL, "%.6g", max_of(med, nb));
+		snprintf(f[s + 4], CELL, "%s", g->unit);
 		free(med);
-		for (k = 12; k < NSERIES; k++)
+		for (k = s + 5; k < t.n; k++)
 			f[k][0] = 0;
 		if (strcmp(g->variant, opt.baseline))
 			x = find_comparison(c, n, g->metric, g->param, g->variant);
 		if (aa_arm)
 			aa = find_comparison(c, n, g->metric, g->param, aa_arm);
 		if (x && x->var && x->base) {
-			cell(f[12], CELL, x->ratio);
-			cell(f[13], CELL, x->lo);
-			cell(f[14], CELL, x->hi);
-			cell(f[15], CELL, aa && aa->var ? aa->lo : 1 - x->floor);
-			cell(f[16], CELL, aa && aa->var ? aa->hi : 1 + x->floor);
+			cell(f[s + 5], CELL, x->ratio);
+			cell(f[s + 6], CELL, x->lo);
+			cell(f[s + 7], CELL, x->hi);
+			cell(f[s + 8], CELL, aa && aa->var ? aa->lo : 1 - x->floor);
+			cell(f[s + 9], CELL, aa && aa->var ? aa->hi : 1 + x->floor);
 		}
-		series_row(f);
+		table_row(&t, f);
+	}
+}
+
+/* Every timed operation of the run, from each variant's boots' raw/
+ * files: variant, boot, metric, the param's keys, iter, op, ns.  Only the
+ * variants --where lets through are read. */
+void print_ops(const char *run_dir)
+{
+	static const char *const before[] = { "variant", "boot", "metric", NULL };
+	static const char *const after[] = { "iter", "op", "ns", NULL };
+	struct table t;
+	char f[MAX_COLUMNS][CELL], pattern[4096];
+	size_t i, j, s = 3 + PARAM_NKEYS;
+	glob_t files;
+	int rc;
+
+	table_init(&t, "the per-operation samples", before, after);
+	table_header(&t);
+	for (i = 0; i < in->nvariants; i++) {
+		snprintf(f[0], CELL, "%s", in->variants[i]);
+		if (!where(&t, f, "variant"))
+			continue;
+		snprintf(pattern, sizeof(pattern), "%s/%s/boot-*/raw/*.csv", run_dir,
+			 in->variants[i]);
+		if (glob(pattern, 0, NULL, &files))
+			continue;	/* no file: no operations */
+		for (j = 0; j < files.gl_pathc; j++) {
+			struct results_reader r;
+			const char *b = strstr(files.gl_pathv[j], "/boot-");
+
+			snprintf(f[1], CELL, "%.*s", (int)strcspn(b + 6, "/"), b + 6);
+			if (raw_open(&r, files.gl_pathv[j]))
+				exit(1);
+			while ((rc = results_next(&r)) > 0) {
+				snprintf(f[2], CELL, "%s", r.fields[R_METRIC]);
+				param_cells(f, 3, r.fields[R_PARAM]);
+				snprintf(f[s], CELL, "%s", r.fields[R_ITER]);
+				snprintf(f[s + 1], CELL, "%s", r.fields[R_OP]);
+				snprintf(f[s + 2], CELL, "%s", r.fields[R_NS]);
+				table_row(&t, f);
+			}
+			results_close(&r);
+			if (rc)
+				exit(1);
+		}
+		globfree(&files);
 	}
 }
 
@@ -235,7 +332,7 @@ static void json_number_member(const char *key, double v)
 void print_json(const struct comparison *c, size_t n)
 {
 	static const char *const directions[] = { "lower", "higher", "either" };
-	static const char *const kinds[] = { "sample", "count", "draw" };
+	static const char *const kinds[] = { "sample", "count", "draw", "shape" };
 	size_t i;
 
 	printf("{\"run\":");

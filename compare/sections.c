@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
+#include "stats.h"
 
 /* The failure-path value of a (variant, metric, param) in @buf, "-" if
  * absent. */
@@ -145,75 +146,47 @@ void print_failure_paths(int md)
 	printf(md ? "```\n\n" : "\n");
 }
 
-/* Slab bytes per cdev that cdev_add() kept, by allocation site, from
- * cdev_mem.bt in a variant's first boot. */
+/* Slab bytes per cdev that cdev_add() kept, by allocation site: the
+ * median over boots of cdev_mem.bt's mem_traced_site_bytes_per_cdev. */
 struct site {
 	const char *variant;
-	char name[96];
+	char name[64];
 	double bytes;
 };
 
 static struct site *sites;
 static size_t nsites;
 
-static void add_site(const char *variant, const char *name, double bytes)
-{
-	size_t i;
-
-	for (i = 0; i < nsites; i++)
-		if (sites[i].variant == variant && !strcmp(sites[i].name, name)) {
-			sites[i].bytes += bytes;
-			return;
-		}
-	sites = xrealloc(sites, (nsites + 1) * sizeof(*sites));
-	sites[nsites].variant = variant;
-	snprintf(sites[nsites].name, sizeof(sites[nsites].name), "%s", name);
-	sites[nsites++].bytes = bytes;
-}
-
-/* Reads every variant's cdev_mem.txt once; 0 when a variant has none. */
+/* Collects the sites once; 0 where a variant has none. */
 static int read_sites(void)
 {
 	static int done, complete;
-	char *dir, path[4096], line[512], name[96];
-	size_t i, first;
-	double adds, bytes;
-	FILE *f;
+	size_t i, j, nb;
+	double *med, spread;
 
 	if (done)
 		return complete;
 	done = 1;
-	if (!in->nmetas)
-		return 0;
-	dir = xstrdup(in->metas[0].path);
-	complete = 1;
-	for (i = 0; i < in->nvariants; i++) {
-		snprintf(path, sizeof(path), "%s/%s/boot-1/trace/cdev_mem.txt", dirname(dir),
-			 in->variants[i]);
-		free(dir);
-		dir = xstrdup(in->metas[0].path);
-		f = fopen(path, "r");
-		if (!f) {
-			complete = 0;
+	for (i = 0; i < in->ngroups; i++) {
+		const struct group *g = &in->groups[i];
+
+		if (strcmp(g->metric, "mem_traced_site_bytes_per_cdev"))
 			continue;
-		}
-		adds = 0;
-		first = nsites;
-		while (fgets(line, sizeof(line), f)) {
-			if (sscanf(line, "@cdev_adds: %lf", &adds) == 1)
-				continue;
-			if (sscanf(line, "@site_live_bytes[%95[^]]]: %lf", name, &bytes) == 2) {
-				/* one site, however gcc cloned the function */
-				name[strcspn(name, ".")] = '\0';
-				add_site(in->variants[i], name, bytes);
-			}
-		}
-		fclose(f);
-		for (; first < nsites; first++)
-			sites[first].bytes = adds > 0 ? sites[first].bytes / adds : NAN;
+		med = xmalloc(g->n * sizeof(*med));
+		nb = boot_medians(g, med, &spread);
+		sites = xrealloc(sites, (nsites + 1) * sizeof(*sites));
+		sites[nsites].variant = g->variant;
+		param_value(g->param, "site", sites[nsites].name, sizeof(sites[0].name));
+		sites[nsites++].bytes = median(med, nb);
+		free(med);
 	}
-	free(dir);
-	return complete && nsites;
+	complete = nsites > 0;
+	for (i = 0; i < in->nvariants; i++) {
+		for (j = 0; j < nsites && strcmp(sites[j].variant, in->variants[i]); j++)
+			;
+		complete &= j < nsites;
+	}
+	return complete;
 }
 
 static int cmp_site(const void *a, const void *b)
@@ -231,13 +204,13 @@ void print_memory_sites(int md)
 		return;
 	printf(md ? "## Memory by allocation site\n\n```\n" : "");
 	printf("Slab bytes per cdev kept by cdev_add(), by allocation site (cdev_mem.bt,\n"
-	       "first boot)\n");
+	       "median of boots)\n");
 	for (i = 0; i < in->nvariants; i++) {
 		struct site *v = xmalloc(nsites * sizeof(*v));
 		size_t n = 0;
 
 		for (j = 0; j < nsites; j++)
-			if (sites[j].variant == in->variants[i])
+			if (!strcmp(sites[j].variant, in->variants[i]))
 				v[n++] = sites[j];
 		qsort(v, n, sizeof(*v), cmp_site);
 		for (j = 0; j < n; j++)
@@ -254,7 +227,7 @@ void print_sites_matrix(void)
 	size_t i, j, k;
 
 	if (!read_sites())
-		die("no cdev_mem.bt output for every variant's first boot");
+		die("no mem_traced_site_bytes_per_cdev rows for every variant");
 	printf("variant");
 	for (j = 0; j < nsites; j++) {
 		for (k = 0; k < j && strcmp(sites[k].name, sites[j].name); k++)
@@ -273,7 +246,7 @@ void print_sites_matrix(void)
 			if (k < j)
 				continue;	/* a column already printed */
 			for (k = 0; k < nsites; k++)
-				if (sites[k].variant == in->variants[i] &&
+				if (!strcmp(sites[k].variant, in->variants[i]) &&
 				    !strcmp(sites[k].name, sites[j].name))
 					b = sites[k].bytes;
 			printf(" %.1f", b);

@@ -208,6 +208,12 @@ static void decide(struct comparison *x)
 	welch_test(x);	/* the verdict waits for Holm over the family */
 }
 
+/* Is the group's metric one that gets a verdict? */
+static int tested(const struct group *g)
+{
+	return g->decl->kind == SAMPLE || g->decl->kind == COUNT;
+}
+
 struct comparison *compare_all(size_t *count)
 {
 	struct comparison *c = NULL;
@@ -219,8 +225,8 @@ struct comparison *compare_all(size_t *count)
 		const struct group *g = &in->groups[i], *base;
 
 		/* one comparison per (metric, param, variant != baseline);
-		 * failure-path numbers have their own section */
-		if (!strcmp(g->variant, opt.baseline) || g->decl->kind == DRAW)
+		 * failure-path numbers and shapes have sections of their own */
+		if (!strcmp(g->variant, opt.baseline) || !tested(g))
 			continue;
 		base = find_group(g->metric, g->param, opt.baseline);
 		c = xrealloc(c, (n + 1) * sizeof(*c));
@@ -232,7 +238,7 @@ struct comparison *compare_all(size_t *count)
 	for (i = 0; i < in->ngroups; i++) {
 		const struct group *g = &in->groups[i];
 
-		if (strcmp(g->variant, opt.baseline) || g->decl->kind == DRAW)
+		if (strcmp(g->variant, opt.baseline) || !tested(g))
 			continue;
 		for (j = 0; j < in->nvariants; j++)
 			if (strcmp(in->variants[j], opt.baseline) &&

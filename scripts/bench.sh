@@ -136,7 +136,7 @@ write_meta() {
 write_meta
 
 log "step 2/3: run $run_id: ${arms[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}, $REPS reps"
-echo "variant,boot,metric,param,iter,value,unit" > "$run/samples.csv"
+"$BUILD_DIR/bin/rows" header > "$run/samples.csv"
 failed=()
 
 # One boot: boot_one VARIANT BOOT_DIR FLAVOUR LABEL.  A timing boot's rows,

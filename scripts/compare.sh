@@ -44,7 +44,9 @@ plots=()	# "file: what" or "skipped: why", for the report
 # variant has no data: gnuplot merges empty blocks, which would shift every
 # later variant onto the wrong title.
 block_or_gap() {
-	awk '{ print } END { if (!NR) print "NaN NaN NaN NaN" }'
+	local block
+	block=$(cat)
+	printf '%s\n' "${block:-NaN NaN NaN NaN}"
 }
 
 # Blocks of "x median low high" from series.csv, one per variant, for
@@ -67,7 +69,7 @@ draw_lines() {
 
 # plot_lines OUT XLABEL LOGX XCOLUMN "PANEL|METRIC|CONDITION"...
 plot_lines() {
-	local out=$1 xlabel=$2 logx=$3 xcol=$4 spec panels=() panel metric cond
+	local out=$1 xlabel=$2 logx=$3 xcol=$4 spec panels=() panel metric cond unit
 	shift 4
 	: > "$report/$out.dat"
 	for spec in "$@"; do
@@ -80,7 +82,10 @@ plot_lines() {
 		plots+=("skipped $out: no ${*%%|*} in this run")
 		return
 	fi
-	draw_lines "$out" "$xlabel" "ns per operation$ns_unit (median of boots, range)" "$logx" "$title"
+	# the unit of the panels' metric: ns are per operation
+	unit=$(series_query "metric=$metric" unit | sort -u)
+	[ "$unit" != ns ] || unit="ns per operation$ns_unit"
+	draw_lines "$out" "$xlabel" "$unit (median of boots, range)" "$logx" "$title"
 	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
 }
 
@@ -116,15 +121,16 @@ plot_ratio() {
 }
 
 # CDF of every per-operation time of the registration benchmark at the
-# largest N of the run.
+# largest N of the run (one major).
 plot_registration_cdf() {
 	local n m v
-	n=$(meta_value sweep_n | awk '{ print $NF }')
+	n=$(meta_value sweep_n)
+	n=${n##* }
 	for m in cdev_add_ns cdev_del_ns; do
 		for v in "${variants[@]}"; do
 			# a variant without these samples gets an empty block
-			{ cat "$run/$v"/boot-*/raw/register-n"$n".csv 2> /dev/null || true; } |
-				awk -F, -v m="$m" '$1 == m { print $5 }'
+			"$compare" "${args[@]}" --format ops --where "metric=$m,variant=$v,n=$n,majors=" \
+				--select ns "$run/samples.csv"
 			printf '\n\n'
 		done
 	done > "$report/registration_cdf.dat"
@@ -147,34 +153,6 @@ plot_memory_sites() {
 	gnuplot -e "data='$report/memory_sites.dat'; ylabel='slab bytes per cdev (traced)'; out='$report/memory_sites'; title='$title, N=$(meta_value trace_n)'" \
 		"$RIG_ROOT/plot/stacked.gp"
 	plots+=("memory_sites.png/.svg: slab bytes per cdev kept by cdev_add(), stacked by allocation site (cdev_mem.bt)")
-}
-
-# Log2 histograms of the cdev_map lock hold time per phase, summed over
-# every boot of each variant (cdev_map_lock.bt).
-plot_lock_hold() {
-	local phase v panels=()
-	: > "$report/lock_hold.dat"
-	for phase in add del lookup; do
-		grep -qs "^@hold_ns\[$phase, \]" "$run"/*/boot-*/trace/cdev_map_lock.txt || continue
-		panels+=("$phase")
-		for v in "${variants[@]}"; do
-			cat "$run/$v"/boot-*/trace/cdev_map_lock.txt 2> /dev/null |
-			awk -v k="@hold_ns[$phase, ]:" '
-				function bucket_ns(s,   m) { m = 1; if (s ~ /K$/) m = 1024; if (s ~ /M$/) m = 1048576
-					if (s ~ /G$/) m = 1073741824; sub(/[KMG]$/, "", s); return s * m }
-				index($0, k) == 1 { on = 1; next }
-				on && /^\[/ { lo = $1; sub(/^\[/, "", lo); sub(/,$/, "", lo); c[bucket_ns(lo)] += $3; next }
-				on { on = 0 }
-				END { for (b in c) print b, c[b], c[b], c[b] }' | sort -n | block_or_gap
-			printf '\n\n'
-		done >> "$report/lock_hold.dat"
-	done
-	if [ ${#panels[@]} -eq 0 ]; then
-		plots+=("skipped lock_hold: no cdev_map_lock.bt output in this run")
-		return
-	fi
-	draw_lines lock_hold 'hold time, ns (log2 bucket)' acquisitions 1 "$title: chrdevs_lock hold per phase"
-	plots+=("lock_hold.png/.svg: chrdevs_lock hold-time histograms per phase (cdev_map_lock.bt, all boots)")
 }
 
 # mem_bytes_per_cdev per variant at the largest N measured.
@@ -214,7 +192,6 @@ draw_declared() {
 		cdf) plot_registration_cdf; last= ;;
 		bars) plot_memory; last= ;;
 		sites) plot_memory_sites; last= ;;
-		histogram) plot_lock_hold; last= ;;
 		*) die "plot/plots.def: unknown kind '$kind' of $plot" ;;
 		esac
 	done < <(sed -n 's/ *| */|/g; /^[a-z]/p' "$RIG_ROOT/plot/plots.def")

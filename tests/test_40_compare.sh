@@ -133,27 +133,43 @@ $bin/compare --format json "$tmp/ic/samples.csv" | jq -e --argjson rows "$rows" 
 	  | .paired_delta.median] | unique) == [-8]' > /dev/null ||
 	fail "compare.json lacks the provenance or a comparison compare.csv has"
 # Every section of the report comes from compare: with the phase run, the
-# failure paths (draws, no verdicts); the memory sites from cdev_mem.bt;
-# the plot list it is given.
+# failure paths (draws, no verdicts); the memory sites (SHAPE rows, the
+# median of boots, no verdicts); the plot list it is given.
 sed 's/"faults": false/"faults": true/' "$tmp/ic/meta.json" > "$tmp/ic/meta.json.new"
 mv "$tmp/ic/meta.json.new" "$tmp/ic/meta.json"
 for v in stock slow9 minus8 aa; do
-	mkdir -p "$tmp/ic/$v/boot-1/trace"
-	cp bench/trace/cdev_mem_example.txt "$tmp/ic/$v/boot-1/trace/cdev_mem.txt"
-done
+	for b in 1 2; do
+		echo "$v,$b,mem_traced_site_bytes_per_cdev,\"n=1000,site=kobj_map\",0,$((62 + b * 2)).0,bytes"
+		[ "$v" != slow9 ] ||
+			echo "$v,$b,mem_traced_site_bytes_per_cdev,\"n=1000,site=__kernfs_new_node\",0,136.0,bytes"
+	done
+done >> "$tmp/ic/samples.csv"
+! $bin/compare --format csv "$tmp/ic/samples.csv" | grep -q mem_traced_site_bytes_per_cdev ||
+	fail "a SHAPE metric got a verdict"
 echo "registration.png/.svg: a plot" > "$tmp/ic/plots.txt"
 $bin/compare --format text --plots "$tmp/ic/plots.txt" "$tmp/ic/samples.csv" > "$tmp/ic/full.txt"
 failures=$(sed -n '/^Failure paths$/,/^$/p; /^  systematic/,/^$/p' "$tmp/ic/full.txt")
 grep -qE "^    cdev_alloc +31 +21 +- +-\(-\) +- +-$" <<< "$failures" ||
 	fail "no systematic row with the draws (points 31, handled 21): $failures"
-grep -qE "^  slow9 +kobj_map +64\.0$" "$tmp/ic/full.txt" ||
-	fail "no memory site kobj_map at 64000 bytes / 1000 cdevs for slow9"
+grep -qE "^  slow9 +kobj_map +65\.0$" "$tmp/ic/full.txt" ||
+	fail "no memory site kobj_map at the median of 64 and 66 bytes for slow9"
 grep -qE "^  registration.png/.svg: a plot$" "$tmp/ic/full.txt" || fail "the plot list is not in the report"
 awk 'length > 79 { bad = 1 } END { exit bad }' "$tmp/ic/full.txt" ||
 	fail "the full text report has lines of 80 columns or more"
-[ "$($bin/compare --format sites "$tmp/ic/samples.csv" | head -1)" = \
-	"variant kobject_set_name_vargs __kernfs_new_node radix_tree_node_alloc kobj_map" ] ||
-	fail "the memory sites' plot data does not have a column per site"
+[ "$($bin/compare --format sites "$tmp/ic/samples.csv" | sed -n '1p; 3p')" = \
+	"$(printf '%s\n' "variant __kernfs_new_node kobj_map" "slow9 136.0 65.0")" ] ||
+	fail "the memory sites' plot data does not have a column per site, 0 where none"
+# The distribution plots' query: every operation from the boots' raw/ files.
+mkdir -p "$tmp/ic/stock/boot-2/raw" "$tmp/ic/slow9/boot-1/raw"
+printf '%s\n' cdev_add_ns,n=10,0,0,100 cdev_add_ns,n=10,0,1,120 cdev_del_ns,n=10,0,0,90 \
+	'cdev_add_ns,"n=10,majors=2",0,0,80' > "$tmp/ic/stock/boot-2/raw/register-n10.csv"
+echo cdev_add_ns,n=10,0,0,900 > "$tmp/ic/slow9/boot-1/raw/register-n10.csv"
+[ "$($bin/compare --format ops --where metric=cdev_add_ns,variant=stock,majors= \
+	--select boot,op,ns "$tmp/ic/samples.csv" | tr '\n' ' ')" = "2 0 100 2 1 120 " ] ||
+	fail "ops query: wrong operations"
+echo 'cdev_add_ns,n=10,0' > "$tmp/ic/slow9/boot-1/raw/register-n10.csv"
+expect_fail "a malformed per-operation file" "register-n10.csv:1: expected 5 fields" \
+	$bin/compare --format ops --where variant=slow9 --select ns "$tmp/ic/samples.csv"
 
 # The same in tcg mode: Welch's t and the gap; with one boot a side no
 # rule can decide.

@@ -25,7 +25,10 @@ printf '%s\n' "$header" 'v,2,open_lookup_ns,"n=1000,pos=tail",0,5000.0,ns' \
 # acquisitions / ops: 7000/7000, 1200/1204; stats averages as printed;
 # overhead: add 210 against the mean 105 of n=1000 (not n=10): +100%;
 # del 300/200: +50%; lookup 5050/4000: +26.25% (26.2 as %.1f prints it);
-# rwsem 12000/6000, 6000/6000; mem 222400 bytes / 1000 cdev_add()s.
+# the @hold_ns buckets as printed, from their lower bounds (1K = 1024);
+# rwsem 12000/6000, 6000/6000; mem 222400 bytes / 1000 cdev_add()s, and
+# per site over the same 1000, __kernfs_new_node's two keys (8000 + 128000)
+# and gcc's .constprop.0 clones as one site.
 want='v,2,lock_acquisitions_per_op,phase=add,0,1.00,count
 v,2,lock_acquisitions_per_op,phase=del,0,1.00,count
 v,2,lock_acquisitions_per_op,phase=lookup,0,1.00,count
@@ -37,6 +40,15 @@ v,2,lock_hold_ns,phase=lookup,0,7164,ns
 v,2,lock_wait_ns,phase=lookup,0,1221,ns
 v,2,lock_hold_ns,phase=other,0,1119,ns
 v,2,lock_wait_ns,phase=other,0,1212,ns
+v,2,lock_hold_hist,"phase=other,bucket_ns=1024",0,14,count
+v,2,lock_hold_hist,"phase=lookup,bucket_ns=4096",0,1199,count
+v,2,lock_hold_hist,"phase=lookup,bucket_ns=8192",0,1,count
+v,2,lock_hold_hist,"phase=add,bucket_ns=1024",0,6998,count
+v,2,lock_hold_hist,"phase=add,bucket_ns=2048",0,2,count
+v,2,lock_hold_hist,"phase=del,bucket_ns=1024",0,1120,count
+v,2,lock_hold_hist,"phase=del,bucket_ns=2048",0,2385,count
+v,2,lock_hold_hist,"phase=del,bucket_ns=4096",0,3493,count
+v,2,lock_hold_hist,"phase=del,bucket_ns=8192",0,2,count
 v,2,trace_overhead_pct,phase=add,0,100.0,pct
 v,2,trace_overhead_pct,phase=del,0,50.0,pct
 v,2,trace_overhead_pct,phase=lookup,0,26.2,pct
@@ -45,7 +57,11 @@ v,2,rwsem_hold_ns,phase=add,0,1431,ns
 v,2,rwsem_acquisitions_per_op,phase=del,0,1.00,count
 v,2,rwsem_hold_ns,phase=del,0,1440,ns
 v,2,chrdev_open_ns,"n=1000,pos=tail",0,7085,ns
-v,2,mem_traced_bytes_per_cdev,n=1000,0,222.4,bytes'
+v,2,mem_traced_bytes_per_cdev,n=1000,0,222.4,bytes
+v,2,mem_traced_site_bytes_per_cdev,"n=1000,site=kobject_set_name_vargs",0,8.0,bytes
+v,2,mem_traced_site_bytes_per_cdev,"n=1000,site=__kernfs_new_node",0,136.0,bytes
+v,2,mem_traced_site_bytes_per_cdev,"n=1000,site=radix_tree_node_alloc",0,14.4,bytes
+v,2,mem_traced_site_bytes_per_cdev,"n=1000,site=kobj_map",0,64.0,bytes'
 got=$("$bin/trace_rows" v 2 1000 "$boot")
 [ "$got" = "$want" ] || fail "trace_rows: $(diff <(echo "$want") <(echo "$got"))"
 echo "trace_rows: $(wc -l <<< "$got") rows from the example outputs, as worked out"

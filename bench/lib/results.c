@@ -13,6 +13,11 @@ static const char *const key_names[PARAM_NKEYS] = {
 #undef PARAM_NAME
 };
 
+const char *param_key_name(enum param_key key)
+{
+	return key_names[key];
+}
+
 void param_set(struct param *p, enum param_key key, const char *fmt, ...)
 {
 	va_list ap;
@@ -24,7 +29,7 @@ void param_set(struct param *p, enum param_key key, const char *fmt, ...)
 
 int param_parse(struct param *p, const char *text)
 {
-	char pair[80], *eq;
+	char pair[96], *eq;
 	size_t len;
 	int k;
 
@@ -57,7 +62,7 @@ int param_parse(struct param *p, const char *text)
 
 const char *param_csv(const struct param *p, char *buf, size_t size)
 {
-	char list[PARAM_NKEYS * 48] = "";
+	char list[PARAM_NKEYS * 64] = "";
 	size_t len = 0;
 	int k, pairs = 0;
 
@@ -78,10 +83,19 @@ void results_row(FILE *out, const char *variant, const char *boot, const char *m
 		 const struct param *p, long iter, double value, int decimals,
 		 const char *unit)
 {
-	char param[PARAM_NKEYS * 48 + 2];
+	char param[PARAM_NKEYS * 64 + 2];
 
 	fprintf(out, "%s,%s,%s,%s,%ld,%.*f,%s\n", variant, boot, metric,
 		param_csv(p, param, sizeof(param)), iter, decimals, value, unit);
+}
+
+void results_raw_row(FILE *out, const char *metric, const struct param *p, long iter,
+		     long op, long ns)
+{
+	char param[PARAM_NKEYS * 64 + 2];
+
+	fprintf(out, "%s,%s,%ld,%ld,%ld\n", metric, param_csv(p, param, sizeof(param)), iter,
+		op, ns);
 }
 
 /* Split a CSV line in place into at most max fields; a field may be in
@@ -119,7 +133,8 @@ static int split_csv(char *line, char **fields, int max)
 }
 
 /* The checks of one line; its message, or NULL where it is a row. */
-static const char *check_line(char *line, ssize_t len, int lineno, char **fields)
+static const char *check_line(const struct results_reader *r, char *line, ssize_t len,
+			      char **fields)
 {
 	static char msg[160];
 	int n;
@@ -127,11 +142,12 @@ static const char *check_line(char *line, ssize_t len, int lineno, char **fields
 	if (line[len - 1] != '\n')
 		return "truncated line (no newline at the end)";
 	line[len - 1] = '\0';
-	if (lineno == 1)
+	if (r->nfields == RESULTS_NFIELDS && r->line == 1)
 		return strcmp(line, RESULTS_HEADER) ? "header is not '" RESULTS_HEADER "'" : NULL;
-	if (split_csv(line, fields, RESULTS_NFIELDS) != RESULTS_NFIELDS)
-		return "expected 7 fields (" RESULTS_HEADER ")";
-	for (n = 0; n < RESULTS_NFIELDS; n++)
+	if (split_csv(line, fields, r->nfields) != r->nfields)
+		return r->nfields == RESULTS_NFIELDS ? "expected 7 fields (" RESULTS_HEADER ")" :
+						       "expected 5 fields (" RAW_COLUMNS ")";
+	for (n = 0; n < r->nfields; n++)
 		if (!fields[n][0]) {
 			snprintf(msg, sizeof(msg), "field %d is empty", n + 1);
 			return msg;
@@ -145,13 +161,25 @@ static int bad_line(struct results_reader *r, const char *err)
 	return -1;
 }
 
-int results_open(struct results_reader *r, const char *file)
+static int open_file(struct results_reader *r, const char *file, int nfields)
 {
-	*r = (struct results_reader){ .file = file, .f = fopen(file, "r") };
+	*r = (struct results_reader){ .file = file, .nfields = nfields, .f = fopen(file, "r") };
 	if (!r->f) {
 		fprintf(stderr, "cannot open %s: %s\n", file, strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+int raw_open(struct results_reader *r, const char *file)
+{
+	return open_file(r, file, RAW_NFIELDS);
+}
+
+int results_open(struct results_reader *r, const char *file)
+{
+	if (open_file(r, file, RESULTS_NFIELDS))
+		return -1;
 	switch (results_next(r)) {	/* the header */
 	case 1:
 		return 0;
@@ -170,7 +198,8 @@ int results_next(struct results_reader *r)
 
 	if (len <= 0)
 		return 0;
-	err = check_line(r->text, len, ++r->line, r->fields);
+	r->line++;
+	err = check_line(r, r->text, len, r->fields);
 	if (err)
 		return bad_line(r, err);
 	return 1;

@@ -17,10 +17,15 @@
 enum results_field { F_VARIANT, F_BOOT, F_METRIC, F_PARAM, F_ITER, F_VALUE, F_UNIT,
 		     RESULTS_NFIELDS };
 
+/* A run's per-operation files (BOOT/raw/NAME.csv): one line per timed
+ * operation, no header; iter the repetition, op the operation in it. */
+#define RAW_COLUMNS "metric,param,iter,op,ns"
+enum raw_field { R_METRIC, R_PARAM, R_ITER, R_OP, R_NS, RAW_NFIELDS };
+
 /* Param keys, in the order a param lists them. */
 #define PARAM_KEYS(KEY) \
 	KEY(n) KEY(majors) KEY(minors) KEY(pos) KEY(threads) KEY(clock) \
-	KEY(phase) KEY(flavour) KEY(prob)
+	KEY(phase) KEY(bucket_ns) KEY(site) KEY(flavour) KEY(prob)
 
 enum param_key {
 #define PARAM_ENUM(k) PARAM_##k,
@@ -30,8 +35,11 @@ enum param_key {
 };
 
 struct param {
-	char value[PARAM_NKEYS][32];	/* "" where the key is absent */
+	char value[PARAM_NKEYS][48];	/* "" where the key is absent */
 };
+
+/* A key's name, as params and series.csv's columns spell it. */
+const char *param_key_name(enum param_key key);
 
 /* Set one key; printf-style value. */
 void param_set(struct param *p, enum param_key key, const char *fmt, ...)
@@ -48,6 +56,9 @@ const char *param_field(const char *text, char *buf, size_t size);
 void results_row(FILE *out, const char *variant, const char *boot, const char *metric,
 		 const struct param *p, long iter, double value, int decimals,
 		 const char *unit);
+/* One line of a per-operation file. */
+void results_raw_row(FILE *out, const char *metric, const struct param *p, long iter,
+		     long op, long ns);
 
 /*
  * Reading a samples.csv file:
@@ -59,12 +70,14 @@ void results_row(FILE *out, const char *variant, const char *boot, const char *m
  *	results_close(&r);	rc < 0: a malformed line
  *
  * The header is checked; each row is split into its fields, the param
- * unquoted, none empty.  -1 with a message "FILE:LINE: ..." on stderr for
+ * unquoted, none empty.  raw_open() reads a per-operation file the same
+ * way, its fields in r.fields[R_...].  -1 with a message "FILE:LINE: ..." on stderr for
  * a file that cannot be opened, is empty or has a malformed line (a
  * failed results_open() has closed what it opened).
  */
 struct results_reader {
 	const char *file;
+	int nfields;	/* RESULTS_NFIELDS, or RAW_NFIELDS for a raw file */
 	FILE *f;
 	char *text, *fields[RESULTS_NFIELDS];
 	size_t cap;
@@ -72,6 +85,7 @@ struct results_reader {
 };
 
 int results_open(struct results_reader *r, const char *file);
+int raw_open(struct results_reader *r, const char *file);
 /* 1: a row in r->fields; 0: the end of the file; -1: a malformed line. */
 int results_next(struct results_reader *r);
 void results_close(struct results_reader *r);

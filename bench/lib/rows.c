@@ -6,6 +6,7 @@
  * usage: rows module VARIANT BOOT     rows from the module's results file
  *        rows raw                     per-operation CSV from its raw file
  *        rows one VARIANT BOOT METRIC PARAM VALUE UNIT
+ *        rows header                  samples.csv's header line
  *
  * The module writes whitespace-separated records, its param as key=value
  * pairs joined by commas, never quoted: "metric param iter value unit"
@@ -22,7 +23,8 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: rows module VARIANT BOOT < results\n"
 			"       rows raw < raw\n"
-			"       rows one VARIANT BOOT METRIC PARAM VALUE UNIT\n");
+			"       rows one VARIANT BOOT METRIC PARAM VALUE UNIT\n"
+			"       rows header\n");
 	return 2;
 }
 
@@ -44,7 +46,7 @@ static int number(const char *s, double *v)
 
 static int convert(const char *variant, const char *boot)
 {
-	char line[512], metric[64], ptext[128], value[32], unit[16], field[256];
+	char line[512], metric[64], ptext[128], value[32], unit[16];
 	struct param p;
 	long iter, op, ns;
 	int lineno = 0;
@@ -62,8 +64,7 @@ static int convert(const char *variant, const char *boot)
 			if (sscanf(line, "%63s %127s %ld %ld %ld", metric, ptext, &iter, &op,
 				   &ns) != 5 || param_parse(&p, ptext))
 				goto bad;
-			printf("%s,%s,%ld,%ld,%ld\n", metric, param_csv(&p, field, sizeof(field)),
-			       iter, op, ns);
+			results_raw_row(stdout, metric, &p, iter, op, ns);
 		}
 	}
 	return 0;
@@ -79,6 +80,8 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "module"))
 		return convert(argv[2], argv[3]);
+	if (argc == 2 && !strcmp(argv[1], "header"))
+		return puts(RESULTS_HEADER) < 0;
 	if (argc == 2 && !strcmp(argv[1], "raw"))
 		return convert(NULL, NULL);
 	if (argc == 8 && !strcmp(argv[1], "one")) {

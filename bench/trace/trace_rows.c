@@ -7,10 +7,11 @@
  *
  * usage: trace_rows VARIANT BOOT TRACE_N BOOT_DIR >> BOOT_DIR/samples.csv
  *
- *   cdev_map_lock.txt  lock_acquisitions_per_op, lock_hold_ns, lock_wait_ns
+ *   cdev_map_lock.txt  lock_acquisitions_per_op, lock_hold_ns, lock_wait_ns,
+ *                      lock_hold_hist (its @hold_ns histograms)
  *   cdev_rwsem.txt     rwsem_acquisitions_per_op, rwsem_hold_ns
  *   chrdev_open.txt    chrdev_open_ns
- *   cdev_mem.txt       mem_traced_bytes_per_cdev
+ *   cdev_mem.txt       mem_traced_bytes_per_cdev, mem_traced_site_bytes_per_cdev
  *   register-traced.csv, open_lookup-traced.csv against samples.csv:
  *                      trace_overhead_pct
  *
@@ -39,6 +40,19 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt,
 	exit(1);
 }
 
+/* BOOT_DIR/trace/TOOL.txt, open; exits where the guest saved none. */
+static FILE *tool_output(const char *tool)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/trace/%s.txt", dir, tool);
+	f = fopen(path, "r");
+	if (!f)
+		die("%s: no output of %s.bt", path, tool);
+	return f;
+}
+
 /*
  * The number after "KEY: " in a bpftrace map print, or after "KEY: ...
  * FIELD " in a stats() line ("@m[k]: count 3, average 10, total 30").
@@ -46,15 +60,11 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt,
  */
 static int map_value(const char *tool, const char *key, const char *field, double *v)
 {
-	char path[4096], *line = NULL, *at;
+	char *line = NULL, *at;
 	size_t cap = 0, klen = strlen(key);
 	int found = 0;
-	FILE *f;
+	FILE *f = tool_output(tool);
 
-	snprintf(path, sizeof(path), "%s/trace/%s.txt", dir, tool);
-	f = fopen(path, "r");
-	if (!f)
-		die("%s: no output of %s.bt", path, tool);
 	while (!found && getline(&line, &cap, f) > 0) {
 		if (strncmp(line, key, klen) || strncmp(line + klen, ": ", 2))
 			continue;
@@ -91,6 +101,85 @@ static void per_op(const char *tool, const char *metric, const char *phase)
 	map_value(tool, key, NULL, &acq);
 	snprintf(param, sizeof(param), "phase=%s", phase);
 	row(metric, param, acq / ops, 2, "count");
+}
+
+/* A bucket's lower bound as bpftrace's hist() prints it: "[4K, 8K)",
+ * "[1]" or "[0]" (K, M, G: powers of 1024). */
+static int bucket_low(const char *line, double *low)
+{
+	char *end;
+	double v = strtod(line + 1, &end);
+
+	if (line[0] != '[' || end == line + 1)
+		return 0;
+	if (*end == 'K' || *end == 'M' || *end == 'G')
+		v *= *end == 'K' ? 1024.0 : *end == 'M' ? 1048576.0 : 1073741824.0;
+	*low = v;
+	return 1;
+}
+
+/* A row per bucket of the histograms @MAP[phase, ]: the count in the
+ * bucket, param phase=...,bucket_ns=LOW.  Returns the rows made. */
+static int hist_rows(const char *tool, const char *map, const char *metric)
+{
+	char *line = NULL, phase[32] = "", param[80];
+	size_t cap = 0, mlen = strlen(map);
+	double low, count;
+	int made = 0;
+	FILE *f = tool_output(tool);
+
+	while (getline(&line, &cap, f) > 0) {
+		if (!strncmp(line, map, mlen) && line[mlen] == '[') {
+			snprintf(phase, sizeof(phase), "%.*s", (int)strcspn(line + mlen + 1, ",]"),
+				 line + mlen + 1);
+			continue;
+		}
+		if (!phase[0] || !bucket_low(line, &low)) {
+			phase[0] = '\0';	/* the histogram ended */
+			continue;
+		}
+		if (sscanf(line + strcspn(line, ")]") + 1, "%lf", &count) != 1)
+			die("%s/trace/%s.txt: a bucket without a count: %s", dir, tool, line);
+		snprintf(param, sizeof(param), "phase=%s,bucket_ns=%.0f", phase, low);
+		row(metric, param, count, 0, "count");
+		made++;
+	}
+	free(line);
+	fclose(f);
+	return made;
+}
+
+/* Slab bytes per cdev by allocation site: @site_live_bytes[site] over
+ * @cdev_adds, one row per site however gcc cloned its function
+ * (kobj_map and kobj_map.constprop.0 are one). */
+static void site_rows(const char *tool, double adds)
+{
+	char *line = NULL, name[64], param[128];
+	struct { char name[64]; double bytes; } site[64];
+	size_t cap = 0, nsites = 0, i;
+	double bytes;
+	FILE *f = tool_output(tool);
+
+	while (getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "@site_live_bytes[%63[^]]]: %lf", name, &bytes) != 2)
+			continue;
+		name[strcspn(name, ".")] = '\0';
+		for (i = 0; i < nsites && strcmp(site[i].name, name); i++)
+			;
+		if (i == nsites) {
+			if (nsites == sizeof(site) / sizeof(site[0]))
+				die("%s/trace/%s.txt: more than %zu allocation sites", dir, tool, i);
+			snprintf(site[nsites].name, sizeof(site[0].name), "%s", name);
+			site[nsites++].bytes = 0;
+		}
+		site[i].bytes += bytes;
+	}
+	free(line);
+	fclose(f);
+	for (i = 0; i < nsites; i++) {
+		snprintf(param, sizeof(param), "n=%ld,site=%.63s", trace_n, site[i].name);
+		row("mem_traced_site_bytes_per_cdev", param, site[i].bytes / adds, 1, "bytes");
+	}
 }
 
 /* The mean of a stats() map, as a row where the tool printed it. */
@@ -178,6 +267,8 @@ int main(int argc, char **argv)
 		snprintf(key, sizeof(key), "@wait_ns_stats[%s, ]", lock_phases[i]);
 		stats_row("cdev_map_lock", key, "lock_wait_ns", phase);
 	}
+	if (!hist_rows("cdev_map_lock", "@hold_ns", "lock_hold_hist"))
+		die("%s/trace/cdev_map_lock.txt: no @hold_ns histogram", dir);
 	overhead_row("add", "trace/register-traced.csv", "cdev_add_ns", n_param);
 	overhead_row("del", "trace/register-traced.csv", "cdev_del_ns", n_param);
 	overhead_row("lookup", "trace/open_lookup-traced.csv", "open_lookup_ns", tail_param);
@@ -205,6 +296,7 @@ int main(int argc, char **argv)
 		die("%s/trace/cdev_mem.txt: cdev_mem.bt saw no cdev_add", dir);
 	map_value("cdev_mem", "@live_bytes", NULL, &bytes);
 	row("mem_traced_bytes_per_cdev", n_param, bytes / adds, 1, "bytes");
+	site_rows("cdev_mem", adds);
 	if (fclose(rows) || fwrite(text, 1, len, stdout) != len || fflush(stdout))
 		die("writing the rows failed");
 	free(text);

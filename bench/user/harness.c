@@ -8,7 +8,7 @@
  * one samples.csv row per repetition (mean ns per operation over all
  * threads, minus the clock-read overhead, which gets a timer_overhead_ns
  * row of its own as repetition --run) to stdout, and every operation's
- * time to the --raw file as metric,param,iter,op,ns.  Rows and params as
+ * time to the --raw file.  Rows, params and the raw file as
  * bench/lib/results.h writes them.
  */
 #define _GNU_SOURCE
@@ -114,7 +114,7 @@ static int run_once(struct worker *w)
 int main(int argc, char **argv)
 {
 	struct param overhead_param = { 0 };
-	char param_field[256];
+	char param_text[256];
 	struct worker *w;
 	FILE *raw = NULL;
 	long overhead, iter, t, k;
@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 
 	bench_options_parse(&opt, argc, argv, ubench.metric);
 	threads = param_long(&opt, PARAM_threads, 1);
-	param_csv(&opt.param, param_field, sizeof(param_field));
+	param_csv(&opt.param, param_text, sizeof(param_text));
 	param_set(&overhead_param, PARAM_clock, "monotonic");
 	if (ubench.exit)
 		atexit(ubench.exit);
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 		err = run_once(w);
 		if (err) {
 			fprintf(stderr, "%s %s: repetition %ld: %s\n", ubench.metric,
-				param_field, iter, strerror(-err));
+				param_text, iter, strerror(-err));
 			return 1;
 		}
 		if (iter < 0)
@@ -162,9 +162,8 @@ int main(int argc, char **argv)
 			for (k = 0; k < opt.ops; k++) {
 				sum += w[t].ns[k];
 				if (raw)
-					fprintf(raw, "%s,%s,%ld,%ld,%ld\n", ubench.metric,
-						param_field, iter, t * opt.ops + k,
-						w[t].ns[k] - overhead);
+					results_raw_row(raw, ubench.metric, &opt.param, iter,
+							t * opt.ops + k, w[t].ns[k] - overhead);
 			}
 		results_row(stdout, opt.variant, opt.boot, ubench.metric, &opt.param, iter,
 			    sum / (double)(threads * opt.ops) - (double)overhead, 1, "ns");
