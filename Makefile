@@ -2,6 +2,8 @@
 #   make bench      set up, build the kernels, boot, measure, report
 #   make test       host tests and an end-to-end smoke run
 #   make compare    the report of a run (RUN=, BASELINE=)
+#   make race-check the selftest's races on several vCPUs, negative controls
+#                   required to fail
 # Settings (make VAR=value): every name declared in scripts/settings.def,
 # with its default, check and meaning there and in README.md.
 
@@ -11,7 +13,8 @@ export $(shell sed -n 's/^\([A-Z_][A-Z_0-9]*\) *|.*/\1/p' scripts/settings.def)
 BIN_DIR := $(or $(BUILD_DIR),build)/bin
 # User-space programs that run in the guest: the selftest, the memory and
 # fault phases, rows (the results schema's command line), and one file per
-# benchmark linked with the harness.  Every one links bench/lib, which owns
+# benchmark linked with the harness; and trace_rows, which bench.sh runs on
+# the host after each boot.  Every one links bench/lib, which owns
 # the results schema, the benchmarks' command line and the slab counters.
 GUEST_LIB := bench/lib/results.c bench/lib/slab_counters.c bench/lib/bench_options.c
 PROGS := $(patsubst %.c,$(BIN_DIR)/%,$(notdir $(wildcard bench/selftest/*.c bench/faults/*.c \
@@ -22,7 +25,7 @@ CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 # results schema's reader and writer.
 COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench/lib/results.c
 
-.PHONY: all deps kernels variant progs tools bench compare test clean
+.PHONY: all deps kernels variant progs tools bench race-check compare test clean
 
 all: bench
 
@@ -79,6 +82,11 @@ variant: deps
 
 bench: deps progs tools
 	@scripts/bench.sh
+
+# Every variant and negative control booted once on several vCPUs with
+# slab poisoning, its selftest's race cases run long (scripts/race-check.sh).
+race-check: deps progs
+	@scripts/race-check.sh
 
 # Report of a run: RUN (default results/latest), BASELINE (default stock).
 compare: tools

@@ -87,6 +87,7 @@ FILE *xmemstream(char **buf, size_t *len);
 char *xstrdup(const char *s);
 struct group *find_group(const char *metric, const char *param, const char *variant);
 void read_samples(const char *file);
+void fill_absent_counts(void);
 void read_meta(const char *samples);
 const struct json *variant_meta(const char *variant, const char **path);
 /* A top-level value of the first meta.json: arrays as words. */
@@ -124,6 +125,7 @@ void print_wrapped(const char *text, int width, const char *indent);
 /* sections.c */
 void print_failure_paths(int md);
 void print_memory_sites(int md);
+void print_lock_census(int md);
 void print_sites_matrix(void);
 void print_plots(const char *file, int md);
 void print_fault_problems(void);

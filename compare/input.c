@@ -163,6 +163,52 @@ void read_samples(const char *file)
 		exit(1);
 }
 
+/*
+ * A count lists what a boot saw (the lock census files a row per lock it
+ * met): a (metric, param) of kind COUNT that a variant's boots lack, while
+ * they file that metric, is 0 in each of those boots.
+ */
+void fill_absent_counts(void)
+{
+	size_t i, j, k, n = store.ngroups;
+	char boot[16], zero[] = "0", *f[RESULTS_NFIELDS];
+
+	for (i = 0; i < n; i++) {
+		if (store.groups[i].decl->kind != COUNT)
+			continue;
+		for (j = 0; j < store.nvariants; j++) {
+			char *metric = store.groups[i].metric, *v = store.variants[j];
+			struct group *probe;
+			int boots[64], nboots = 0, b;
+
+			if (find_group(metric, store.groups[i].param, v))
+				continue;
+			for (k = 0; k < store.ngroups; k++) {
+				probe = &store.groups[k];
+				if (strcmp(probe->metric, metric) || strcmp(probe->variant, v))
+					continue;
+				for (size_t s = 0; s < probe->n; s++) {
+					for (b = 0; b < nboots && boots[b] != probe->boot[s]; b++)
+						;
+					if (b == nboots && nboots < 64)
+						boots[nboots++] = probe->boot[s];
+				}
+			}
+			for (b = 0; b < nboots; b++) {
+				snprintf(boot, sizeof(boot), "%d", boots[b]);
+				f[F_VARIANT] = v;
+				f[F_BOOT] = boot;
+				f[F_METRIC] = metric;
+				f[F_PARAM] = store.groups[i].param;
+				f[F_ITER] = zero;
+				f[F_VALUE] = zero;
+				f[F_UNIT] = store.groups[i].unit;
+				add_sample("(absent count)", 0, f);
+			}
+		}
+	}
+}
+
 void read_meta(const char *samples)
 {
 	char *dir = xstrdup(samples), path[4096], err[128], *text;

@@ -105,6 +105,7 @@ int main(int argc, char **argv)
 	}
 	if (!in->ngroups)
 		die("no samples in %s", argv[optind]);
+	fill_absent_counts();
 	if (!opt.baseline) {
 		opt.baseline = in->variants[0];
 		for (i = 0; i < in->nvariants; i++)
@@ -160,6 +161,7 @@ int main(int argc, char **argv)
 		print_tables(c, n, md);
 		print_failure_paths(md);
 		print_memory_sites(md);
+		print_lock_census(md);
 		if (plots)
 			print_plots(plots, md);
 	}

@@ -284,6 +284,19 @@ void print_summary(const struct comparison *c, size_t n, int md)
 		free(line);
 		if (md)
 			printf("\n");
+		/* what a selftest pass can mean in this run */
+		line = NULL;
+		out = xmemstream(&line, &linelen);
+		if (!strcmp(b[2], "1"))
+			fprintf(out, "Correctness: the boots compared here passed the KTAP selftest before measuring, on 1 vCPU: its race cases interleave at syscall boundaries only, so a pass does not show a variant free of in-kernel races (MODE=tcg with several vCPUs runs them at once; each boot's selftest.tap says which it had).");
+		else
+			fprintf(out, "Correctness: the boots compared here passed the KTAP selftest before measuring, on %s vCPUs, where its race cases run at once.",
+				b[2]);
+		fclose(out);
+		print_wrapped(line, 78, "");
+		free(line);
+		if (md)
+			printf("\n");
 	}
 	line = NULL;
 	out = xmemstream(&line, &linelen);

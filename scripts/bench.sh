@@ -147,17 +147,7 @@ failed=()
 boot_one() {
 	local v=$1 boot_dir=$2 flavour=$3 what=$4 t rc=0 check=0 k
 	k=$(arm_kernel "$v")
-	{
-		echo "VARIANT=$v"
-		echo "BOOT=${boot_dir##*-}"
-		echo "PHASE=$flavour"
-		echo "KERNEL_RELEASE=$(cat "$(kernel_obj_dir "$k" "$flavour")/include/config/kernel.release")"
-		echo "RIG_ROOT=$RIG_ROOT"
-		echo "MODULE_DIR=$(module_dir "$k" "$flavour")"
-		echo "BIN_DIR=$BUILD_DIR/bin"
-		echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$k/selftest.args" 2> /dev/null || true)'"
-		settings_env guest
-	} > "$boot_dir/suite.env"
+	write_suite_env "$v" "$k" "$boot_dir" "$flavour"
 	log "$what: $v booting ($flavour kernel, $MODE, $VCPUS vCPU)"
 	t=$(date +%s)
 	"$RIG_ROOT/scripts/boot.sh" "$k" "$boot_dir" "$flavour" || rc=$?
@@ -167,7 +157,7 @@ boot_one() {
 		[ $rc != 0 ] || rc=$check
 	elif [ $rc = 0 ]; then
 		"$BUILD_DIR/bin/trace_rows" "$v" "${boot_dir##*-}" "$TRACE_N" "$boot_dir" \
-			>> "$boot_dir/samples.csv" || rc=$?
+			"$(kernel_obj_dir "$k" "$flavour")/System.map" >> "$boot_dir/samples.csv" || rc=$?
 		[ $rc != 0 ] || tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
 	fi
 	if [ $rc = 0 ]; then

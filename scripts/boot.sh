@@ -1,6 +1,7 @@
 #!/bin/bash
 # Boot one variant once in QEMU and run the guest suite.
-#   scripts/boot.sh VARIANT BOOT_DIR [timing|fault]   (the kernel flavour)
+#   scripts/boot.sh VARIANT BOOT_DIR [timing|fault|race]   (the suite's phase:
+#   race boots the timing kernel with slab poisoning, for scripts/race-check.sh)
 # BOOT_DIR must hold suite.env; it receives serial.log, the suite's output
 # and exit-status.  The host root is shared read-only over 9p, BOOT_DIR
 # writable.  Exits with the suite's status; 124 on a hang (per-boot
@@ -11,9 +12,12 @@ set -euo pipefail
 
 variant=${1:?usage: boot.sh VARIANT BOOT_DIR}
 boot_dir=$(cd "${2:?usage: boot.sh VARIANT BOOT_DIR}" && pwd)
-bzimage=$(kernel_obj_dir "$variant" "${3:-timing}")/arch/x86/boot/bzImage
+phase=${3:-timing}
+flavour=timing
+[ "$phase" != fault ] || flavour=fault
+bzimage=$(kernel_obj_dir "$variant" "$flavour")/arch/x86/boot/bzImage
 
-[ -f "$bzimage" ] || die "no ${3:-timing} kernel for $variant: run 'make kernels'"
+[ -f "$bzimage" ] || die "no $flavour kernel for $variant: run 'make kernels'"
 [ -f "$boot_dir/suite.env" ] || die "$boot_dir/suite.env missing"
 
 case $MODE in
@@ -34,7 +38,12 @@ cmdline=(console=ttyS0 root=hostroot rootfstype=9p ro
 # A fault kernel: failslab may fail every slab cache (the phase turns on
 # failslab's cache filter) except kmemleak's own, whose metadata allocation
 # follows every tracked one and would double every failure point.
-[ "${3:-timing}" = timing ] || cmdline+=('slub_debug=A;-,kmemleak_*')
+case $phase in
+fault) cmdline+=('slub_debug=A;-,kmemleak_*') ;;
+# The race check: freed objects poisoned (0x6b) and checked, red zones and
+# sanity checks, so that a use after free reads garbage and is reported.
+race) cmdline+=(slub_debug=FZPU) ;;
+esac
 
 # Where the guest is, from the suite's last line in the serial log.
 boot_progress() {	# boot_progress T0
@@ -69,7 +78,8 @@ if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	log "$variant: guest hung: no power-off within ${BOOT_TIMEOUT}s"
 	exit 124
 fi
-if grep -qsE 'Kernel panic|BUG: |Oops|WARNING: CPU' "$boot_dir/serial.log"; then
+# "BUG kmalloc-64 (...): Poison overwritten" is slub_debug's form.
+if grep -qsE 'Kernel panic|BUG: |BUG [^ ]+ \(|Oops|WARNING: CPU' "$boot_dir/serial.log"; then
 	tail_log
 	log "$variant: kernel panic, oops or warning in the serial log"
 	exit 125

@@ -60,14 +60,9 @@ series_blocks() {
 	done
 }
 
-# OUT.png/.svg from OUT.dat with plot/lines.gp, one panel per word of
-# $panels: draw_lines OUT XLABEL YLABEL LOGX TITLE
-draw_lines() {
-	gnuplot -e "data='$report/$1.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$2'; ylabel='$3'; logx=$4; out='$report/$1'; title='$5'" \
-		"$RIG_ROOT/plot/lines.gp"
-}
-
-# plot_lines OUT XLABEL LOGX XCOLUMN "PANEL|METRIC|CONDITION"...
+# plot_lines OUT XLABEL LOGX XCOLUMN "PANEL|METRIC|CONDITION"...: every
+# variant's median and range of boots against XCOLUMN (plot/lines.gp), a
+# panel per spec.
 plot_lines() {
 	local out=$1 xlabel=$2 logx=$3 xcol=$4 spec panels=() panel metric cond unit
 	shift 4
@@ -85,7 +80,8 @@ plot_lines() {
 	# the unit of the panels' metric: ns are per operation
 	unit=$(series_query "metric=$metric" unit | sort -u)
 	[ "$unit" != ns ] || unit="ns per operation$ns_unit"
-	draw_lines "$out" "$xlabel" "$unit (median of boots, range)" "$logx" "$title"
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel='$unit (median of boots, range)'; logx=$logx; out='$report/$out'; title='$title'" \
+		"$RIG_ROOT/plot/lines.gp"
 	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
 }
 

@@ -32,20 +32,30 @@ hash_files() {
 	done | sha256sum | cut -d' ' -f1
 }
 
-# Every variant: stock plus each folder of patches/ that holds a series.
+# Every variant: stock plus each folder of patches/ that holds a series,
+# but the negative controls (a folder with a file "control", which says
+# why): those run only where named, as scripts/race-check.sh does.
 all_variants() {
 	local s
 	echo stock
 	for s in "$PATCHES_DIR"/*/series; do
-		[ -f "$s" ] && basename "$(dirname "$s")"
+		[ -f "$s" ] && [ ! -f "${s%/series}/control" ] && basename "$(dirname "$s")"
+	done
+	return 0
+}
+
+control_variants() {
+	local c
+	for c in "$PATCHES_DIR"/*/control; do
+		[ -f "${c%/control}/series" ] && basename "$(dirname "$c")"
 	done
 	return 0
 }
 
 check_variant() {
 	local valid
-	valid=$(all_variants)
-	grep -qx -- "$1" <<< "$valid" ||
+	valid="$(all_variants) $(control_variants)"
+	grep -qwx -- "$1" <<< "$(printf '%s\n' $valid)" ||
 		die "unknown variant '$1'; valid variants: $(echo $valid)"
 }
 
@@ -183,6 +193,25 @@ settings_env() {	# settings_env SCOPE
 		[ "$scope" = "$1" ] || continue
 		printf "%s='%s'\n" "$name" "${!name//\'/\'\\\'\'}"
 	done < <(settings_rows)
+}
+
+# What the guest suite is told for one boot, in BOOT_DIR/suite.env:
+# write_suite_env ARM KERNEL BOOT_DIR PHASE.  PHASE timing and race boot
+# the timing kernel, fault the fault kernel.
+write_suite_env() {
+	local flavour=timing
+	[ "$4" != fault ] || flavour=fault
+	{
+		echo "VARIANT=$1"
+		echo "BOOT=${3##*-}"
+		echo "PHASE=$4"
+		echo "KERNEL_RELEASE=$(cat "$(kernel_obj_dir "$2" "$flavour")/include/config/kernel.release")"
+		echo "RIG_ROOT=$RIG_ROOT"
+		echo "MODULE_DIR=$(module_dir "$2" "$flavour")"
+		echo "BIN_DIR=$BUILD_DIR/bin"
+		echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$2/selftest.args" 2> /dev/null || true)'"
+		settings_env guest
+	} > "$3/suite.env"
 }
 
 # jq arguments that make meta.json's settings, typed by their check, in

@@ -4,6 +4,17 @@
 
 expect_fail "unknown variant" "unknown variant 'no-such'; valid variants: stock" \
 	env VARIANTS=no-such scripts/bench.sh
+# A negative control (patches/*/control) is never a default variant, and
+# is a known one where named.
+default=$(bash -c '. scripts/lib.sh; echo $VARIANTS')
+for c in patches/*/control; do
+	! grep -qw "$(basename "$(dirname "$c")")" <<< "$default" ||
+		fail "control $(dirname "$c") is in the default VARIANTS: $default"
+	bash -c '. scripts/lib.sh; check_variant "$1"' sh "$(basename "$(dirname "$c")")" ||
+		fail "control $(dirname "$c") is not a known variant"
+done
+expect_fail "race check on one vCPU" "the race check needs at least 2 vCPUs" \
+	env VCPUS=1 scripts/race-check.sh
 expect_fail "bad BOOTS" "BOOTS must be a positive number" \
 	env VARIANTS=stock BOOTS=x scripts/bench.sh
 expect_fail "unknown mode" "unknown MODE 'fast'" env MODE=fast scripts/bench.sh

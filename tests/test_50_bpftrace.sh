@@ -9,9 +9,9 @@ status=0
 for bt in bench/trace/*.bt; do
 	[ -f "${bt%.bt}_example.txt" ] || { echo "$bt: no example output beside it"; status=1; }
 	head -20 "$bt" | grep -q '^ \* ' || { echo "$bt: no header comment"; status=1; }
-	# Positional parameters (the lock address halves) are dummies here.
+	# Positional parameters (address halves) are dummies here.
 	if out=$(unshare --mount sh -c 'mount -t tracefs nodev /sys/kernel/tracing 2> /dev/null
-		bpftrace -d "$1" 0 0' sh "$bt" 2>&1); then
+		bpftrace -d -- "$1" 0 0 0' sh "$bt" 2>&1); then
 		echo "$bt: parses"
 	else
 		grep ERROR <<< "$out" | grep -v RLIMIT_MEMLOCK

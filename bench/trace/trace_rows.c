@@ -5,10 +5,14 @@
  * print it, and the rows of the benchmark runs made under a tool), with
  * the boot's untraced rows from BOOT_DIR/samples.csv.
  *
- * usage: trace_rows VARIANT BOOT TRACE_N BOOT_DIR >> BOOT_DIR/samples.csv
+ * usage: trace_rows VARIANT BOOT TRACE_N BOOT_DIR SYSTEM_MAP >> BOOT_DIR/samples.csv
  *
- *   cdev_map_lock.txt  lock_acquisitions_per_op, lock_hold_ns, lock_wait_ns,
- *                      lock_hold_hist (its @hold_ns histograms)
+ * SYSTEM_MAP: the booted kernel's, which names the static locks of the
+ * census (the guest boots with nokaslr).
+ *
+ *   lock_census.txt    lock_acquisitions_per_op (phase=..., lock=...)
+ *   cdev_map_lock.txt  lock_hold_ns, lock_wait_ns, lock_hold_hist (its
+ *                      @hold_ns histograms)
  *   cdev_rwsem.txt     rwsem_acquisitions_per_op, rwsem_hold_ns
  *   chrdev_open.txt    chrdev_open_ns
  *   cdev_mem.txt       mem_traced_bytes_per_cdev, mem_traced_site_bytes_per_cdev
@@ -182,6 +186,128 @@ static void site_rows(const char *tool, double adds)
 	}
 }
 
+/* The kernel's data and bss symbols from its System.map, in address
+ * order, for naming static locks. */
+static struct symbol { unsigned long long addr; char name[64]; } *symbols;
+static size_t nsymbols;
+
+static void read_system_map(const char *path)
+{
+	char line[256], type, name[64];
+	unsigned long long addr;
+	size_t cap = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		die("%s: cannot open the kernel's System.map", path);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %63s", &addr, &type, name) != 3 ||
+		    !strchr("dDbB", type))
+			continue;
+		if (nsymbols == cap) {
+			cap = cap ? 2 * cap : 4096;
+			symbols = realloc(symbols, cap * sizeof(*symbols));
+			if (!symbols)
+				die("out of memory");
+		}
+		symbols[nsymbols].addr = addr;
+		snprintf(symbols[nsymbols++].name, sizeof(symbols[0].name), "%s", name);
+	}
+	fclose(f);
+	if (!nsymbols)
+		die("%s: no data symbols", path);
+}
+
+/* SYMBOL, or SYMBOL+0xOFFSET for a lock inside a static structure. */
+static void symbol_name(unsigned long long addr, char *buf, size_t size)
+{
+	size_t lo = 0, hi = nsymbols;
+
+	while (hi - lo > 1) {	/* the last symbol at or below addr */
+		size_t mid = (lo + hi) / 2;
+
+		if (symbols[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (symbols[lo].addr > addr)
+		snprintf(buf, size, "0x%llx", addr);
+	else if (symbols[lo].addr == addr)
+		snprintf(buf, size, "%s", symbols[lo].name);
+	else
+		snprintf(buf, size, "%.40s+0x%llx", symbols[lo].name, addr - symbols[lo].addr);
+}
+
+/*
+ * lock_census.bt: lock_acquisitions_per_op per (phase, lock), the lock a
+ * static one's symbol or, for one embedded in an object, KIND@CALLER
+ * (spin@dput: a spinlock dput() took), summed over the lock functions.
+ */
+static void census_rows(void)
+{
+	/* as lock_census.bt numbers them, from 1 */
+	static const char *const phases[] = { "add", "del", "lookup", "cached" };
+	static const struct { const char *prefix, *kind; } kinds[] = {
+		{ "_raw_spin_", "spin" }, { "_raw_read_", "rwlock" }, { "_raw_write_", "rwlock" },
+		{ "mutex_", "mutex" }, { "down_", "rwsem" }, { "lockref_", "lockref" },
+	};
+	struct { int phase; char lock[64]; double n; } seen[256];
+	char *line = NULL, map[32], fn[64], who[64], lock[64], key[32], param[128];
+	size_t cap = 0, nseen = 0, i, k;
+	double n, ops[4];
+	int phase;
+	FILE *f;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(key, sizeof(key), "@ops[%zu]", i + 1);
+		if (!map_value("lock_census", key, NULL, &ops[i]) || ops[i] <= 0)
+			die("%s/trace/lock_census.txt: lock_census.bt saw no %s operation", dir,
+			    phases[i]);
+	}
+	f = tool_output("lock_census");
+	while (getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "@%31[a-z_][%d, %63[^,], %63[^]]]: %lf", map, &phase, fn, who,
+			   &n) != 5)
+			continue;
+		if (phase < 1 || phase > 4)
+			die("lock_census.txt: phase %d: %s", phase, line);
+		if (!strcmp(map, "static_lock")) {
+			symbol_name((unsigned long long)strtoll(who, NULL, 10), lock, sizeof(lock));
+		} else {
+			for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]) &&
+				    strncmp(fn, kinds[k].prefix, strlen(kinds[k].prefix)); k++)
+				;
+			if (k == sizeof(kinds) / sizeof(kinds[0]))
+				die("lock_census.txt: no kind for lock function %s", fn);
+			/* one caller, however gcc cloned it */
+			who[strcspn(who, ".")] = '\0';
+			snprintf(lock, sizeof(lock), "%s@%.50s", kinds[k].kind, who);
+		}
+		for (i = 0; i < nseen && (seen[i].phase != phase || strcmp(seen[i].lock, lock)); i++)
+			;
+		if (i == nseen) {
+			if (nseen == sizeof(seen) / sizeof(seen[0]))
+				die("lock_census.txt: more than %zu locks", nseen);
+			seen[i].phase = phase;
+			snprintf(seen[i].lock, sizeof(seen[i].lock), "%s", lock);
+			seen[nseen++].n = 0;
+		}
+		seen[i].n += n;
+	}
+	free(line);
+	fclose(f);
+	/* a lock taken less than once in 200 operations (a timer interrupt's,
+	 * a page refill's) is off the operation's own path: left out */
+	for (k = 0; k < 4; k++)
+		for (i = 0; i < nseen; i++)
+			if (seen[i].phase == (int)k + 1 && seen[i].n / ops[k] >= 0.005) {
+				snprintf(param, sizeof(param), "phase=%s,lock=%.63s", phases[k],
+					 seen[i].lock);
+				row("lock_acquisitions_per_op", param, seen[i].n / ops[k], 2, "count");
+			}
+}
+
 /* The mean of a stats() map, as a row where the tool printed it. */
 static int stats_row(const char *tool, const char *key, const char *metric, const char *param)
 {
@@ -244,10 +370,11 @@ int main(int argc, char **argv)
 	double bytes = 0, adds;
 	size_t i, len;
 
-	if (argc != 5 || (trace_n = atol(argv[3])) < 1) {
-		fprintf(stderr, "usage: trace_rows VARIANT BOOT TRACE_N BOOT_DIR\n");
+	if (argc != 6 || (trace_n = atol(argv[3])) < 1) {
+		fprintf(stderr, "usage: trace_rows VARIANT BOOT TRACE_N BOOT_DIR SYSTEM_MAP\n");
 		return 2;
 	}
+	read_system_map(argv[5]);
 	variant = argv[1];
 	boot = argv[2];
 	dir = argv[4];
@@ -257,9 +384,10 @@ int main(int argc, char **argv)
 	snprintf(n_param, sizeof(n_param), "n=%ld", trace_n);
 	snprintf(tail_param, sizeof(tail_param), "n=%ld,pos=tail", trace_n);
 
-	/* cdev_map_lock.bt: one registration run and one open_lookup run */
-	for (i = 0; i < 3; i++)
-		per_op("cdev_map_lock", "lock_acquisitions_per_op", lock_phases[i]);
+	census_rows();
+
+	/* cdev_map_lock.bt: one registration run and one open_lookup run (its
+	 * acquisitions are the census's chrdevs_lock rows) */
 	for (i = 0; i < 4; i++) {
 		snprintf(phase, sizeof(phase), "phase=%s", lock_phases[i]);
 		snprintf(key, sizeof(key), "@hold_ns_stats[%s, ]", lock_phases[i]);
