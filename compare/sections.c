@@ -308,12 +308,11 @@ void print_lock_census(int md)
 		return;
 	}
 	printf(md ? "## Lock census\n\n" : "Lock census\n");
-	printf("%sAcquisitions per operation of every lock on the measured path\n"
-	       "%s(lock_census.bt, median of boots, traced pass): a static lock by its\n"
-	       "%ssymbol, one embedded in an object as KIND@FUNCTION, the function that\n"
-	       "%stook it.  RCU read sections are not counted (PREEMPT_NONE compiles\n"
-	       "%srcu_read_lock() to nothing).\n", md ? "" : "  ", md ? "" : "  ",
-	       md ? "" : "  ", md ? "" : "  ", md ? "" : "  ");
+	print_wrapped("Acquisitions per operation of every lock on the measured path "
+		      "(lock_census.bt, median of boots, traced pass): a static lock by its "
+		      "symbol, one embedded in an object as KIND@FUNCTION, the function that "
+		      "took it.  RCU read sections are not counted (PREEMPT_NONE compiles "
+		      "rcu_read_lock() to nothing).", 76, md ? "" : "  ");
 	if (!md) {
 		char *text;
 		size_t len;

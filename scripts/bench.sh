@@ -43,7 +43,10 @@ run_status=failed
 set_status() { [ "$(cat "$run/status")" != running ] || echo "$run_status" > "$run/status"; }
 trap 'set_status' EXIT
 interrupted() {
+	local job
 	run_status=interrupted
+	# parallel boots run in process groups of their own
+	for job in $(jobs -p); do kill -TERM -- "-$job" 2> /dev/null || true; done
 	log "interrupted: $run is marked interrupted and does not become latest"
 	exit 130
 }
@@ -135,15 +138,15 @@ write_meta() {
 }
 write_meta
 
-log "step 2/3: run $run_id: ${arms[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}, $REPS reps"
+log "step 2/3: run $run_id: ${arms[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}, $REPS reps, $BOOT_JOBS boot(s) at once"
+[ "$BOOT_JOBS" = 1 ] || [ "$MODE" = icount ] ||
+	log "warning: BOOT_JOBS=$BOOT_JOBS outside icount: boots side by side disturb each other's timing"
 "$BUILD_DIR/bin/rows" header > "$run/samples.csv"
-failed=()
 
-# One boot: boot_one VARIANT BOOT_DIR FLAVOUR LABEL.  A timing boot's rows,
-# with those of its traced pass (made here from the tools' output by
-# trace_rows), join the run's samples.csv when it succeeded; a fault
-# boot's always, so that the report shows what broke, and its host-side
-# check can fail it.
+# One boot: boot_one VARIANT BOOT_DIR FLAVOUR LABEL.  A timing boot's rows
+# get those of its traced pass (made here from the tools' output by
+# trace_rows); a fault boot's rows pass its host-side check.  A boot that
+# fails leaves BOOT_DIR/failed with its status.
 boot_one() {
 	local v=$1 boot_dir=$2 flavour=$3 what=$4 t rc=0 check=0 k
 	k=$(arm_kernel "$v")
@@ -153,34 +156,56 @@ boot_one() {
 	"$RIG_ROOT/scripts/boot.sh" "$k" "$boot_dir" "$flavour" || rc=$?
 	if [ "$flavour" = fault ] && [ -s "$boot_dir/samples.csv" ]; then
 		"$RIG_ROOT/scripts/fault-check.sh" "$boot_dir" || check=$?
-		tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
 		[ $rc != 0 ] || rc=$check
 	elif [ $rc = 0 ]; then
 		"$BUILD_DIR/bin/trace_rows" "$v" "${boot_dir##*-}" "$TRACE_N" "$boot_dir" \
 			"$(kernel_obj_dir "$k" "$flavour")/System.map" >> "$boot_dir/samples.csv" || rc=$?
-		[ $rc != 0 ] || tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
 	fi
 	if [ $rc = 0 ]; then
 		log "$what: $v done in $(( $(date +%s) - t ))s"
 	else
 		echo "$rc" > "$boot_dir/failed"
-		failed+=("${boot_dir#$run/}")
 		log "$what: $v FAILED (status $rc) after $(( $(date +%s) - t ))s; log: $boot_dir/serial.log"
 	fi
 }
 
+# The boots, in the order they start: rounds of every arm, interleaved,
+# then the fault boots.  "ARM|BOOT_DIR|FLAVOUR|LABEL" each.
+plan=()
 for ((b = 1; b <= BOOTS; b++)); do
-	for v in "${arms[@]}"; do
-		mkdir -p "$run/$v/boot-$b"
-		boot_one "$v" "$run/$v/boot-$b" timing "round $b/$BOOTS"
-	done
+	for v in "${arms[@]}"; do plan+=("$v|$run/$v/boot-$b|timing|round $b/$BOOTS"); done
 done
 if [ "$FAULTS" = 1 ]; then
-	for v in "${variants[@]}"; do
-		mkdir -p "$run/$v/fault-1"
-		boot_one "$v" "$run/$v/fault-1" fault "failure paths"
-	done
+	for v in "${variants[@]}"; do plan+=("$v|$run/$v/fault-1|fault|failure paths"); done
 fi
+
+# Up to BOOT_JOBS at once, started in the plan's order.  Each background
+# boot is a process group of its own (set -m), so that an interrupted run
+# stops its QEMUs too.
+[ "$BOOT_JOBS" = 1 ] || set -m
+for spec in "${plan[@]}"; do
+	IFS='|' read -r v boot_dir flavour what <<< "$spec"
+	mkdir -p "$boot_dir"
+	if [ "$BOOT_JOBS" = 1 ]; then
+		boot_one "$v" "$boot_dir" "$flavour" "$what"
+		continue
+	fi
+	while [ "$(jobs -pr | wc -l)" -ge "$BOOT_JOBS" ]; do wait -n || true; done
+	boot_one "$v" "$boot_dir" "$flavour" "$what" &
+done
+wait
+
+# The rows join the run's samples.csv in the plan's order, whatever order
+# the boots ended in: a timing boot's when it succeeded, a fault boot's
+# always, so that the report shows what broke.
+failed=()
+for spec in "${plan[@]}"; do
+	IFS='|' read -r v boot_dir flavour what <<< "$spec"
+	if [ "$flavour" = fault ] || [ ! -f "$boot_dir/failed" ]; then
+		[ ! -s "$boot_dir/samples.csv" ] || tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
+	fi
+	[ ! -f "$boot_dir/failed" ] || failed+=("${boot_dir#$run/}")
+done
 
 if [ ${#failed[@]} -gt 0 ]; then
 	echo failed > "$run/status"

@@ -60,6 +60,18 @@ done
 grep -q '^sysfs-cdev,1,fail_kset_refs_left,flavour=cdev_del_on_fail,0,0,count$' \
 	"$run/samples.csv" || fail "no kset reference row for sysfs-cdev's cdev_del_on_fail"
 grep -q "^Failure paths" "$run/report/report.txt" || fail "the report has no failure-path section"
+# The lock census sees what cdev-open-scale is for: stock takes cdev_lock
+# on every open of a cached node, cdev-open-scale does not.
+grep -qE '^stock,1,lock_acquisitions_per_op,"phase=cached,lock=cdev_lock",0,1\.[0-9]+,count$' \
+	"$run/samples.csv" || fail "the census does not show stock's cdev_lock on cached opens"
+grep -qF 'lock_acquisitions_per_op,"phase=cached,lock=cdev_lock",stock,cdev-open-scale,' \
+	"$run/report/compare.csv" &&
+	grep -F 'lock_acquisitions_per_op,"phase=cached,lock=cdev_lock",stock,cdev-open-scale,' \
+		"$run/report/compare.csv" | grep -q ',better,exact,' ||
+	fail "cdev_lock on cached opens is not 'better' on cdev-open-scale"
+grep -q "^Lock census" "$run/report/report.txt" || fail "the report has no lock census"
+tr '\n' ' ' < "$run/report/report.txt" | grep -q "Correctness: .* on 1 vCPU: its race cases" ||
+	fail "the report does not say what a selftest pass means on 1 vCPU"
 
 # Verdicts (compare.csv: metric,param,baseline,variant,...,verdict in
 # column 13).  The A/A arm boots the baseline's kernel: no headline
