@@ -138,16 +138,6 @@ quick_or() { if [ "$QUICK" = 1 ]; then echo "$1"; else echo "$2"; fi; }
 default_vcpus() { if [ "$MODE" = icount ]; then echo 1; else nproc; fi; }
 # The largest N of the sweep up to 1000, so that tracing stays short.
 default_trace_n() { printf '%s\n' $SWEEP_N | awk '$1 <= 1000' | sort -n | tail -1; }
-# In icount mode, a boot per core as far as memory allows (a guest's
-# memory and 512 MiB for QEMU each); elsewhere one.
-default_boot_jobs() {
-	local mem jobs
-	[ "$MODE" = icount ] || { echo 1; return; }
-	mem=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
-	jobs=$((mem / (GUEST_MEM + 512)))
-	[ "$jobs" -le "$(nproc)" ] || jobs=$(nproc)
-	echo $((jobs > 0 ? jobs : 1))
-}
 # 1, 2 and, where vCPUs run in parallel, VCPUS.
 default_threads() {
 	{ echo 1; echo 2; [ "$MODE" = icount ] || echo "$VCPUS"; } | sort -nu | paste -sd' '

@@ -16,11 +16,12 @@ if [ "$1" = --version ]; then
 	echo "QEMU emulator version 7.2 (stand-in)"
 	exit 0
 fi
+echo $$ >> "$QEMU_PIDS"
 exec sleep 120
 QEMU
 chmod +x "$tmp/bin/qemu-system-x86_64"
 settings=(PATH="$tmp/bin:$PATH" VARIANTS=stock FAULTS=0 BOOTS=1 MODE=icount
-	RESULTS_DIR="$tmp/results")
+	RESULTS_DIR="$tmp/results" QEMU_PIDS="$tmp/qemu.pids")
 
 expect_fail "meta.json cannot be written" "" \
 	env "${settings[@]}" QEMU_VERSION_FAILS=1 scripts/bench.sh
@@ -31,18 +32,29 @@ rm -rf "$run"
 
 # A signal to the run's process group, as Ctrl-C or a CI timeout sends
 # it: setsid makes bench.sh (this pid) the leader of a group of its own.
-env "${settings[@]}" setsid scripts/bench.sh > "$tmp/log" 2>&1 &
-leader=$!
-for _ in $(seq 120); do
-	grep -q 'booting' "$tmp/log" && break
+# Once with one boot at a time, once with two side by side (each in a
+# process group of its own, which bench.sh must stop itself).
+for jobs in 1 2; do
+	: > "$tmp/qemu.pids"
+	env "${settings[@]}" BOOTS=2 BOOT_JOBS=$jobs setsid scripts/bench.sh > "$tmp/log" 2>&1 &
+	leader=$!
+	for _ in $(seq 120); do
+		[ "$(wc -l < "$tmp/qemu.pids")" -ge "$jobs" ] && break
+		sleep 1
+	done
+	[ "$(wc -l < "$tmp/qemu.pids")" -ge "$jobs" ] ||
+		{ cat "$tmp/log"; fail "BOOT_JOBS=$jobs: the run did not start $jobs boot(s)"; }
+	kill -TERM -- -"$leader"
+	start=$(date +%s)
+	wait "$leader" && fail "bench.sh exited 0 after SIGTERM"
+	[ $(( $(date +%s) - start )) -lt 30 ] || fail "bench.sh took more than 30 s to stop after SIGTERM"
 	sleep 1
+	while read -r pid; do
+		! kill -0 "$pid" 2> /dev/null || fail "BOOT_JOBS=$jobs: a QEMU (pid $pid) outlived the run"
+	done < "$tmp/qemu.pids"
+	run=$(ls -d "$tmp"/results/2*)
+	[ "$(cat "$run/status")" = interrupted ] || fail "status after SIGTERM: $(cat "$run/status")"
+	[ ! -e "$tmp/results/latest" ] || fail "an interrupted run became latest"
+	rm -rf "$run"
 done
-grep -q 'booting' "$tmp/log" || { cat "$tmp/log"; fail "the run did not reach its first boot"; }
-kill -TERM -- -"$leader"
-start=$(date +%s)
-wait "$leader" && fail "bench.sh exited 0 after SIGTERM"
-[ $(( $(date +%s) - start )) -lt 30 ] || fail "bench.sh took more than 30 s to stop after SIGTERM"
-run=$(ls -d "$tmp"/results/2*)
-[ "$(cat "$run/status")" = interrupted ] || fail "status after SIGTERM: $(cat "$run/status")"
-[ ! -e "$tmp/results/latest" ] || fail "an interrupted run became latest"
-echo "failed and interrupted runs are marked so"
+echo "failed and interrupted runs are marked so, and stop their QEMUs"
