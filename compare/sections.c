@@ -146,6 +146,21 @@ void print_failure_paths(int md)
 	printf(md ? "```\n\n" : "\n");
 }
 
+/* A group's median of per-boot medians; NAN where it has no samples. */
+static double median_of_boots(const struct group *g)
+{
+	double *med, spread, m;
+	size_t nb;
+
+	if (!g || !g->n)
+		return NAN;
+	med = xmalloc(g->n * sizeof(*med));
+	nb = boot_medians(g, med, &spread);
+	m = median(med, nb);
+	free(med);
+	return m;
+}
+
 /* Slab bytes per cdev that cdev_add() kept, by allocation site: the
  * median over boots of cdev_mem.bt's mem_traced_site_bytes_per_cdev. */
 struct site {
@@ -161,8 +176,7 @@ static size_t nsites;
 static int read_sites(void)
 {
 	static int done, complete;
-	size_t i, j, nb;
-	double *med, spread;
+	size_t i, j;
 
 	if (done)
 		return complete;
@@ -172,13 +186,10 @@ static int read_sites(void)
 
 		if (strcmp(g->metric, "mem_traced_site_bytes_per_cdev"))
 			continue;
-		med = xmalloc(g->n * sizeof(*med));
-		nb = boot_medians(g, med, &spread);
 		sites = xrealloc(sites, (nsites + 1) * sizeof(*sites));
 		sites[nsites].variant = g->variant;
 		param_value(g->param, "site", sites[nsites].name, sizeof(sites[0].name));
-		sites[nsites++].bytes = median(med, nb);
-		free(med);
+		sites[nsites++].bytes = median_of_boots(g);
 	}
 	complete = nsites > 0;
 	for (i = 0; i < in->nvariants; i++) {
@@ -255,21 +266,6 @@ void print_sites_matrix(void)
 	}
 }
 
-/* A group's median of per-boot medians; NAN where it has no samples. */
-static double median_of_boots(const struct group *g)
-{
-	double *med, spread, m;
-	size_t nb;
-
-	if (!g || !g->n)
-		return NAN;
-	med = xmalloc(g->n * sizeof(*med));
-	nb = boot_medians(g, med, &spread);
-	m = median(med, nb);
-	free(med);
-	return m;
-}
-
 struct census_lock {
 	char name[64];
 	double most;	/* the largest count of any variant: the sort key */
@@ -329,12 +325,13 @@ void print_lock_census(int md)
 		nlocks = 0;
 		for (i = 0; i < in->ngroups; i++) {
 			const struct group *g = &in->groups[i];
-			double v = median_of_boots(g);
+			double v;
 
 			param_value(g->param, "phase", phase, sizeof(phase));
 			if (strcmp(g->metric, "lock_acquisitions_per_op") ||
 			    strcmp(phase, phases[p][0]))
 				continue;
+			v = median_of_boots(g);
 			param_value(g->param, "lock", lock, sizeof(lock));
 			for (k = 0; k < nlocks && strcmp(locks[k].name, lock); k++)
 				;
@@ -381,7 +378,7 @@ void print_lock_census(int md)
 			printf("\n");
 		}
 	}
-	printf(md ? "\n" : "\n");
+	printf("\n");
 	free(locks);
 }
 

@@ -13,8 +13,7 @@ set -euo pipefail
 variant=${1:?usage: boot.sh VARIANT BOOT_DIR}
 boot_dir=$(cd "${2:?usage: boot.sh VARIANT BOOT_DIR}" && pwd)
 phase=${3:-timing}
-flavour=timing
-[ "$phase" != fault ] || flavour=fault
+flavour=$(phase_flavour "$phase")
 bzimage=$(kernel_obj_dir "$variant" "$flavour")/arch/x86/boot/bzImage
 
 [ -f "$bzimage" ] || die "no $flavour kernel for $variant: run 'make kernels'"

@@ -195,12 +195,15 @@ settings_env() {	# settings_env SCOPE
 	done < <(settings_rows)
 }
 
+# The kernel flavour a suite phase boots: fault the fault kernel, timing
+# and race the timing kernel.
+phase_flavour() { if [ "$1" = fault ]; then echo fault; else echo timing; fi; }
+
 # What the guest suite is told for one boot, in BOOT_DIR/suite.env:
-# write_suite_env ARM KERNEL BOOT_DIR PHASE.  PHASE timing and race boot
-# the timing kernel, fault the fault kernel.
+# write_suite_env ARM KERNEL BOOT_DIR PHASE.
 write_suite_env() {
-	local flavour=timing
-	[ "$4" != fault ] || flavour=fault
+	local flavour
+	flavour=$(phase_flavour "$4")
 	{
 		echo "VARIANT=$1"
 		echo "BOOT=${3##*-}"

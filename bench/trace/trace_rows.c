@@ -153,6 +153,13 @@ static int hist_rows(const char *tool, const char *map, const char *metric)
 	return made;
 }
 
+/* A function's name without gcc's clone suffix: kobj_map.constprop.0 is
+ * kobj_map. */
+static void strip_clone_suffix(char *name)
+{
+	name[strcspn(name, ".")] = '\0';
+}
+
 /* Slab bytes per cdev by allocation site: @site_live_bytes[site] over
  * @cdev_adds, one row per site however gcc cloned its function
  * (kobj_map and kobj_map.constprop.0 are one). */
@@ -167,7 +174,7 @@ static void site_rows(const char *tool, double adds)
 	while (getline(&line, &cap, f) > 0) {
 		if (sscanf(line, "@site_live_bytes[%63[^]]]: %lf", name, &bytes) != 2)
 			continue;
-		name[strcspn(name, ".")] = '\0';
+		strip_clone_suffix(name);
 		for (i = 0; i < nsites && strcmp(site[i].name, name); i++)
 			;
 		if (i == nsites) {
@@ -280,8 +287,7 @@ static void census_rows(void)
 				;
 			if (k == sizeof(kinds) / sizeof(kinds[0]))
 				die("lock_census.txt: no kind for lock function %s", fn);
-			/* one caller, however gcc cloned it */
-			who[strcspn(who, ".")] = '\0';
+			strip_clone_suffix(who);
 			snprintf(lock, sizeof(lock), "%s@%.50s", kinds[k].kind, who);
 		}
 		for (i = 0; i < nseen && (seen[i].phase != phase || strcmp(seen[i].lock, lock)); i++)
