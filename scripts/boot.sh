@@ -22,7 +22,7 @@ bzimage=$(kernel_obj_dir "$variant" "$flavour")/arch/x86/boot/bzImage
 case $MODE in
 icount) accel=(-accel tcg -cpu max -icount 'shift=0,sleep=off') ;;
 tcg) accel=(-accel 'tcg,thread=multi' -cpu max) ;;
-kvm) accel=(-accel kvm -cpu host) ;;
+kvm) accel=("${KVM_ACCEL[@]}") ;;
 esac
 
 # tsc=reliable keeps the guest on the TSC (cheap to read, derived from the

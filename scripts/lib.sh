@@ -143,9 +143,28 @@ default_threads() {
 	{ echo 1; echo 2; [ "$MODE" = icount ] || echo "$VCPUS"; } | sort -nu | paste -sd' '
 }
 
+# How boot.sh runs QEMU in kvm mode.
+KVM_ACCEL=(-accel kvm -cpu host)
+
+# Why QEMU cannot run the rig's vCPU under KVM here, or nothing where it
+# can.  /dev/kvm may exist and still refuse the vCPU (a nested host that
+# rejects an MSR of -cpu host): QEMU then aborts at once, where a usable
+# KVM keeps the stopped (-S) guest until the timeout.
+kvm_refusal() {
+	local out rc=0
+	if [ ! -w /dev/kvm ]; then
+		echo "/dev/kvm $([ -e /dev/kvm ] && echo "is not writable by $(id -un)" ||
+			echo "does not exist here")"
+		return
+	fi
+	out=$(timeout 2 qemu-system-x86_64 "${KVM_ACCEL[@]}" -S -nodefaults -no-user-config \
+		-display none -monitor none 2>&1) || rc=$?
+	[ $rc = 124 ] || echo "QEMU cannot run a vCPU under KVM here: $(head -1 <<< "$out")"
+}
+
 # check_setting NAME CHECK: die with what NAME should be.
 check_setting() {
-	local name=$1 value=${!1} n
+	local name=$1 value=${!1} n why
 	case $2 in
 	count) [[ $value =~ ^[1-9][0-9]*$ ]] || die "$name must be a positive number, not '$value'" ;;
 	count:*)
@@ -159,10 +178,18 @@ check_setting() {
 	bool) [[ $value =~ ^[01]$ ]] || die "$name must be 0 or 1, not '$value'" ;;
 	mode)
 		case $value in
-		auto) if [ -w /dev/kvm ]; then MODE=kvm; else MODE=icount; fi ;;
+		auto)
+			why=$(kvm_refusal)
+			if [ -z "$why" ]; then
+				MODE=kvm
+			else
+				MODE=icount
+				[ ! -e /dev/kvm ] || log "MODE=auto: icount, because $why"
+			fi ;;
 		icount | tcg) ;;
-		kvm) [ -w /dev/kvm ] || die "MODE=kvm needs /dev/kvm, which $( [ -e /dev/kvm ] &&
-			echo "is not writable by $(id -un)" || echo "does not exist here"); use MODE=icount or tcg" ;;
+		kvm)
+			why=$(kvm_refusal)
+			[ -z "$why" ] || die "MODE=kvm: $why; use MODE=icount or tcg" ;;
 		*) die "unknown MODE '$value': auto, icount, tcg or kvm" ;;
 		esac ;;
 	variants)
