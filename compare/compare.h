@@ -129,6 +129,8 @@ void print_lock_census(int md);
 void print_sites_matrix(void);
 void print_plots(const char *file, int md);
 void print_fault_problems(void);
+/* One sentence per variant and selftest case reported XFAIL or XPASS. */
+void print_known_failures(FILE *out);
 
 /* render_data.c */
 void print_csv(const struct comparison *c, size_t n);

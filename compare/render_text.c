@@ -292,6 +292,7 @@ void print_summary(const struct comparison *c, size_t n, int md)
 		else
 			fprintf(out, "Correctness: the boots compared here passed the KTAP selftest before measuring, on %s vCPUs, where its race cases run at once.",
 				b[2]);
+		print_known_failures(out);
 		fclose(out);
 		print_wrapped(line, 78, "");
 		free(line);

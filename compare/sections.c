@@ -5,6 +5,7 @@
  * verdicts), the slab bytes per allocation site that cdev_mem.bt saw, and
  * the list of plots.  Text, with md wrapping it in a code block.
  */
+#include <glob.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
@@ -432,5 +433,70 @@ void print_fault_problems(void)
 				   strcmp(flav, "cdev_init_noput");
 		if (checked && g->n && g->v[0] != 0)
 			printf("%s %s=%g\n", g->param, g->metric, g->v[0]);
+	}
+}
+
+/*
+ * The selftest's known failures (KTAP "# XFAIL" and "# XPASS" lines in
+ * each boot's selftest.tap, beside the variant's meta.json): one sentence
+ * per variant and case.
+ */
+void print_known_failures(FILE *out)
+{
+	char pattern[4096], line[1024], name[128], *dir;
+	const char *path, *directive;
+	size_t i, j, boots;
+	glob_t taps;
+
+	for (i = 0; i < in->nvariants; i++) {
+		struct outcome {
+			char name[128];
+			int xpass;
+			size_t boots;
+		} seen[16];
+		size_t nseen = 0, k;
+
+		if (!variant_meta(in->variants[i], &path) || !path)
+			continue;
+		dir = xstrdup(path);
+		snprintf(pattern, sizeof(pattern), "%s/%s/boot-*/selftest.tap", dirname(dir),
+			 in->variants[i]);
+		free(dir);
+		if (glob(pattern, 0, NULL, &taps))
+			continue;
+		boots = taps.gl_pathc;
+		for (j = 0; j < boots; j++) {
+			FILE *f = fopen(taps.gl_pathv[j], "r");
+
+			while (f && fgets(line, sizeof(line), f)) {
+				int xpass = !!strstr(line, " # XPASS ");
+
+				directive = xpass ? " # XPASS " : " # XFAIL ";
+				if (!strstr(line, directive) ||
+				    sscanf(line, "ok %*d %127s", name) != 1)
+					continue;
+				for (k = 0; k < nseen; k++)
+					if (!strcmp(seen[k].name, name) && seen[k].xpass == xpass)
+						break;
+				if (k == nseen && nseen == sizeof(seen) / sizeof(seen[0]))
+					continue;
+				if (k == nseen) {
+					snprintf(seen[k].name, sizeof(seen[k].name), "%s", name);
+					seen[k].xpass = xpass;
+					seen[k].boots = 0;
+					nseen++;
+				}
+				seen[k].boots++;
+			}
+			if (f)
+				fclose(f);
+		}
+		globfree(&taps);
+		for (k = 0; k < nseen; k++)
+			fprintf(out, " %s %s selftest case %s, a declared known failure, in %zu of %zu boots%s.",
+				in->variants[i], seen[k].xpass ? "passes" : "fails", seen[k].name,
+				seen[k].boots, boots,
+				seen[k].xpass ? ": fixed there, or the declaration is stale" :
+						" (selftest.tap says why)");
 	}
 }

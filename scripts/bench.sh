@@ -69,14 +69,16 @@ patch_links() {
 }
 
 # What ran, kept with the results: the shared config fragments and every
-# variant's folder, so that the run can be made again from its own folder.
+# variant's folder (stock's holds the known failures every variant
+# inherits), so that the run can be made again from its own folder.
 copy_patches() {
 	local k
 	mkdir -p "$run/patches"
 	cp "$PATCHES_DIR"/*.config "$run/patches/"
-	for k in "${variants[@]}"; do
-		[ "$k" = stock ] || cp -r "$PATCHES_DIR/$k" "$run/patches/"
+	for k in $(printf '%s\n' stock "${variants[@]}" | sort -u); do
+		[ -d "$PATCHES_DIR/$k" ] && cp -r "$PATCHES_DIR/$k" "$run/patches/"
 	done
+	return 0
 }
 
 # The command that makes this run again: the rig at its commit, the

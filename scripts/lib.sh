@@ -226,6 +226,18 @@ settings_env() {	# settings_env SCOPE
 # and race the timing kernel.
 phase_flavour() { if [ "$1" = fault ]; then echo fault; else echo timing; fi; }
 
+# The selftest's --known-failures options for a variant: stock's known
+# failures, which every variant inherits, and the variant's own.
+known_failure_args() {
+	local v variants=(stock)
+	[ "$1" = stock ] || variants+=("$1")
+	for v in "${variants[@]}"; do
+		[ -f "$PATCHES_DIR/$v/known-failures" ] &&
+			printf ' --known-failures %s' "$PATCHES_DIR/$v/known-failures"
+	done
+	return 0
+}
+
 # What the guest suite is told for one boot, in BOOT_DIR/suite.env:
 # write_suite_env ARM KERNEL BOOT_DIR PHASE.
 write_suite_env() {
@@ -239,7 +251,7 @@ write_suite_env() {
 		echo "RIG_ROOT=$RIG_ROOT"
 		echo "MODULE_DIR=$(module_dir "$2" "$flavour")"
 		echo "BIN_DIR=$BUILD_DIR/bin"
-		echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$2/selftest.args" 2> /dev/null || true)'"
+		echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$2/selftest.args" 2> /dev/null || true)$(known_failure_args "$2")'"
 		settings_env guest
 	} > "$3/suite.env"
 }

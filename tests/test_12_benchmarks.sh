@@ -34,7 +34,17 @@ open_lookup USER HOLD n=1000,pos=head
 open_lookup USER HOLD n=1000,pos=middle
 open_lookup USER HOLD n=1000,pos=tail
 open_cached USER HOLD threads=1
-open_cached USER HOLD threads=2"
+open_cached USER HOLD threads=2
+unplug_del_cached USER NONE alloc=dynamic
+unplug_del_cached USER NONE alloc=embedded
+unplug_close USER NONE alloc=dynamic
+unplug_close USER NONE alloc=embedded
+unplug_exit USER NONE alloc=dynamic,files=1
+unplug_exit USER NONE alloc=dynamic,files=16
+unplug_exit USER NONE alloc=dynamic,files=256
+unplug_exit USER NONE alloc=embedded,files=1
+unplug_exit USER NONE alloc=embedded,files=16
+unplug_exit USER NONE alloc=embedded,files=256"
 [ "$got" = "$want" ] || fail "the suite's runs differ from the declarations' meaning:
 $(diff <(echo "$want") <(echo "$got"))"
 echo "plan: $(wc -l <<< "$got") runs, as declared (spread only where chains keep 10, n>=100 filter)"

@@ -13,6 +13,20 @@ for c in patches/*/control; do
 	bash -c '. scripts/lib.sh; check_variant "$1"' sh "$(basename "$(dirname "$c")")" ||
 		fail "control $(dirname "$c") is not a known variant"
 done
+# A known failure names a case the selftest has, with a reason; the
+# declared ones do (the selftest reads them before it touches the guest).
+known=$(mktemp)
+echo "no_such_case because" > "$known"
+expect_fail "known failure of an unknown case" "'no_such_case': no such case" \
+	build/bin/cdev_selftest --known-failures "$known" /nonexistent /nonexistent
+echo "identical_del_older" > "$known"
+expect_fail "known failure without a reason" "'identical_del_older': no reason given" \
+	build/bin/cdev_selftest --known-failures "$known" /nonexistent /nonexistent
+rm -f "$known"
+for k in patches/*/known-failures; do
+	expect_fail "$k parses (then no fixture)" "cannot read /nonexistent/major" \
+		build/bin/cdev_selftest --known-failures "$k" /nonexistent /nonexistent
+done
 expect_fail "race check on one vCPU" "the race check needs at least 2 vCPUs" \
 	env VCPUS=1 scripts/race-check.sh
 expect_fail "bad BOOTS" "BOOTS must be a positive number" \

@@ -38,11 +38,21 @@ for v in "${variants[@]}"; do
 		tap=$run/$v/boot-$b/selftest.tap
 		[ -s "$tap" ] || fail "$tap missing"
 		! grep -q '^not ok' "$tap" || fail "$tap has failures"
-		grep -q '^# Totals: pass:1[0-9] fail:0 xfail:0 xpass:0 skip:1 error:0$' "$tap" ||
-			fail "$tap: no kselftest Totals line with 1x passes, no failure and one skip"
+		grep -qE '^# Totals: pass:1[0-9] fail:0 xfail:[01] xpass:[01] skip:[12] error:0$' "$tap" ||
+			fail "$tap: no kselftest Totals line with 1x passes and no failure"
 		skip=sys_cdev_entries
 		[ "$v" != sysfs-cdev ] || skip=no_sys_cdev
 		grep -q "^ok [0-9]* $skip # SKIP " "$tap" || fail "$tap: $skip is not skipped"
+		# stock's known kobj_unmap() bug: kept where map.c is, fixed
+		# by the maple tree, unreachable where sysfs refuses the second
+		# registration
+		case $v in
+		cdev-xarray) known=XPASS ;;
+		sysfs-cdev) known=SKIP ;;
+		*) known=XFAIL ;;
+		esac
+		grep -q "^ok [0-9]* identical_del_older # $known " "$tap" ||
+			fail "$tap: identical_del_older is not $known"
 		for c in parent_finds_driver_data parent_set_directly failed_add_keeps_other; do
 			grep -q "^ok [0-9]* $c$" "$tap" || fail "$tap: $c did not pass"
 		done
@@ -72,6 +82,18 @@ grep -qF 'lock_acquisitions_per_op,"phase=cached,lock=cdev_lock",stock,cdev-open
 grep -q "^Lock census" "$run/report/report.txt" || fail "the report has no lock census"
 tr '\n' ' ' < "$run/report/report.txt" | grep -q "Correctness: .* on 1 vCPU: its race cases" ||
 	fail "the report does not say what a selftest pass means on 1 vCPU"
+tr '\n' ' ' < "$run/report/report.txt" |
+	grep -q "stock fails selftest case identical_del_older, a declared known failure" ||
+	fail "the report's first screen does not list stock's known failure"
+# The teardown cost cdev-open-scale moved: an embedded cdev's release waits
+# for a grace period, a cdev_alloc() one's does not.
+for a in embedded dynamic; do
+	want=worse
+	[ $a = embedded ] || want=same
+	got=$(awk -F, -v p="alloc=$a" '$1 == "unplug_close_ns" && $2 == p &&
+		$4 == "cdev-open-scale" { print $13 }' "$run/report/compare.csv")
+	[ "$got" = $want ] || fail "cdev-open-scale unplug_close_ns alloc=$a is '$got', not $want"
+done
 
 # Verdicts (compare.csv: metric,param,baseline,variant,...,verdict in
 # column 13).  The A/A arm boots the baseline's kernel: no headline

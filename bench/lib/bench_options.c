@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The user-space benchmarks' command line (bench_options.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "bench_options.h"
 
 static void __attribute__((noreturn)) usage(const char *name)
@@ -63,16 +67,45 @@ long param_long(const struct bench_options *o, enum param_key key, long dflt)
 	return v;
 }
 
-int held_cdevs(unsigned int *major, unsigned int *first, unsigned int *count)
+/* The first line of the module's debugfs @file: major, first minor, count. */
+static int module_cdevs(const char *file, unsigned int *major, unsigned int *first,
+			unsigned int *count)
 {
-	FILE *f = fopen(CDEVBENCH_DEBUGFS "/hold", "r");
-	int got = f ? fscanf(f, "%u %u %u", major, first, count) : 0;
+	char path[256];
+	FILE *f;
+	int got;
 
+	snprintf(path, sizeof(path), CDEVBENCH_DEBUGFS "/%s", file);
+	f = fopen(path, "r");
+	got = f ? fscanf(f, "%u %u %u", major, first, count) : 0;
 	if (f)
 		fclose(f);
 	if (got != 3 || !*count) {
-		fprintf(stderr, "no cdevs held in %s\n", CDEVBENCH_DEBUGFS "/hold");
+		fprintf(stderr, "no cdevs registered in %s\n", path);
 		return -1;
 	}
 	return 0;
+}
+
+int held_cdevs(unsigned int *major, unsigned int *first, unsigned int *count)
+{
+	return module_cdevs("hold", major, first, count);
+}
+
+int unplug_cdevs(unsigned int *major, unsigned int *first, unsigned int *count)
+{
+	return module_cdevs("unplug", major, first, count);
+}
+
+int unplug_command(const char *cmd)
+{
+	int fd = open(CDEVBENCH_DEBUGFS "/unplug", O_WRONLY), err = 0;
+	ssize_t len = (ssize_t)strlen(cmd);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, cmd, len) != len)
+		err = -errno;
+	close(fd);
+	return err;
 }

@@ -39,5 +39,10 @@ long param_long(const struct bench_options *o, enum param_key key, long dflt);
  * count; -1 with a message on stderr where none are held or the file
  * cannot be read. */
 int held_cdevs(unsigned int *major, unsigned int *first, unsigned int *count);
+/* The same of the module's unplug cdevs (bench/module/unplug.c). */
+int unplug_cdevs(unsigned int *major, unsigned int *first, unsigned int *count);
+/* Write @cmd ("add K dynamic", "del"...) to the module's unplug file:
+ * 0, or -errno of the write. */
+int unplug_command(const char *cmd);
 
 #endif

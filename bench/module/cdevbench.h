@@ -47,5 +47,7 @@ bool bench_interrupted(void);
 struct dentry;
 void hold_init(struct dentry *dir);
 void hold_exit(void);
+void unplug_init(struct dentry *dir);
+void unplug_exit(void);
 
 #endif

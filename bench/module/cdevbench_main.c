@@ -12,6 +12,7 @@
  * bench/lib/rows turns them into the run's rows, the one place that
  * orders and quotes params.
  *   /sys/kernel/debug/cdevbench/hold     cdevs kept registered (hold.c)
+ *   /sys/kernel/debug/cdevbench/unplug   cdevs removed while open (unplug.c)
  *
  * value is the mean per operation of one repetition with the timer overhead
  * (the median of back-to-back ktime_get_ns() pairs, reported as the
@@ -313,6 +314,7 @@ static int __init cdevbench_init(void)
 	debugfs_create_file("results", 0400, dir, &results, &text_buf_fops);
 	debugfs_create_file("raw", 0400, dir, &raw, &text_buf_fops);
 	hold_init(dir);
+	unplug_init(dir);
 	return 0;
 }
 
@@ -320,6 +322,7 @@ static void __exit cdevbench_exit(void)
 {
 	debugfs_remove_recursive(dir);
 	hold_exit();
+	unplug_exit();
 	kvfree(results.data);
 	kvfree(raw.data);
 }

@@ -131,6 +131,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", ubench.metric, strerror(-err));
 		return 1;
 	}
+	if (ubench.ops)
+		opt.ops = ubench.ops(&opt);
 	if (opt.raw && !(raw = fopen(opt.raw, "a"))) {
 		fprintf(stderr, "%s: cannot open %s: %m\n", ubench.metric, opt.raw);
 		return 1;

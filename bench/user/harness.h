@@ -18,6 +18,9 @@ struct ubench {
 	const char *metric;	/* samples.csv metric, e.g. open_lookup_ns */
 	/* Set up from the run's options; the sweep values are in o->param. */
 	int (*init)(const struct bench_options *o);
+	/* Operations per repetition and thread where one operation is bigger
+	 * than --ops counts (optional; --ops without it). */
+	long (*ops)(const struct bench_options *o);
 	int (*prepare)(int thread, long k);
 	int (*op)(int thread, long k);
 	int (*finish)(int thread, long k);
