@@ -428,6 +428,10 @@ int main(int argc, char **argv)
 	/* cdev_mem.bt: TRACE_N cdevs registered and held */
 	if (!map_value("cdev_mem", "@cdev_adds", NULL, &adds) || adds <= 0)
 		die("%s/trace/cdev_mem.txt: cdev_mem.bt saw no cdev_add", dir);
+	if (map_value("cdev_mem", "@bulk_truncated", NULL, &bytes) && bytes > 0)
+		die("%s/trace/cdev_mem.txt: a bulk allocation or free had more objects than cdev_mem.bt reads (BULK_MAX)",
+		    dir);
+	bytes = 0;
 	map_value("cdev_mem", "@live_bytes", NULL, &bytes);
 	row("mem_traced_bytes_per_cdev", n_param, bytes / adds, 1, "bytes");
 	site_rows("cdev_mem", adds);
