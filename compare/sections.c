@@ -438,24 +438,59 @@ void print_fault_problems(void)
 
 /*
  * The selftest's known failures (KTAP "# XFAIL" and "# XPASS" lines in
- * each boot's selftest.tap, beside the variant's meta.json): one sentence
- * per variant and case.
+ * each boot's selftest.tap, beside the variant's meta.json): a sentence
+ * per case, the variants that failed it as declared and those that
+ * passed it, each with the boots where it did (of all its boots).
  */
+#define MAX_OUTCOMES 64
+
+struct known_outcome {
+	char name[128];
+	int xpass;
+	size_t variant, boots, of;
+};
+
+/* Add this variant's XFAIL and XPASS lines of @tap to @o. */
+static void read_known_outcomes(const char *tap, size_t variant, size_t boots,
+				struct known_outcome *o, size_t *n)
+{
+	char line[1024], name[128];
+	FILE *f = fopen(tap, "r");
+	size_t k;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		int xpass = !!strstr(line, " # XPASS ");
+
+		if ((!xpass && !strstr(line, " # XFAIL ")) ||
+		    sscanf(line, "ok %*d %127s", name) != 1)
+			continue;
+		for (k = 0; k < *n; k++)
+			if (!strcmp(o[k].name, name) && o[k].xpass == xpass &&
+			    o[k].variant == variant)
+				break;
+		if (k == *n) {
+			if (*n == MAX_OUTCOMES)
+				continue;
+			o[k] = (struct known_outcome){ .xpass = xpass, .variant = variant,
+						       .of = boots };
+			snprintf(o[k].name, sizeof(o[k].name), "%s", name);
+			(*n)++;
+		}
+		o[k].boots++;
+	}
+	if (f)
+		fclose(f);
+}
+
 void print_known_failures(FILE *out)
 {
-	char pattern[4096], line[1024], name[128], *dir;
-	const char *path, *directive;
-	size_t i, j, boots;
+	struct known_outcome o[MAX_OUTCOMES];
+	char pattern[4096], *dir;
+	const char *path;
+	size_t i, j, k, n = 0;
 	glob_t taps;
 
 	for (i = 0; i < in->nvariants; i++) {
-		struct outcome {
-			char name[128];
-			int xpass;
-			size_t boots;
-		} seen[16];
-		size_t nseen = 0, k;
-
 		if (!variant_meta(in->variants[i], &path) || !path)
 			continue;
 		dir = xstrdup(path);
@@ -464,39 +499,32 @@ void print_known_failures(FILE *out)
 		free(dir);
 		if (glob(pattern, 0, NULL, &taps))
 			continue;
-		boots = taps.gl_pathc;
-		for (j = 0; j < boots; j++) {
-			FILE *f = fopen(taps.gl_pathv[j], "r");
-
-			while (f && fgets(line, sizeof(line), f)) {
-				int xpass = !!strstr(line, " # XPASS ");
-
-				directive = xpass ? " # XPASS " : " # XFAIL ";
-				if (!strstr(line, directive) ||
-				    sscanf(line, "ok %*d %127s", name) != 1)
-					continue;
-				for (k = 0; k < nseen; k++)
-					if (!strcmp(seen[k].name, name) && seen[k].xpass == xpass)
-						break;
-				if (k == nseen && nseen == sizeof(seen) / sizeof(seen[0]))
-					continue;
-				if (k == nseen) {
-					snprintf(seen[k].name, sizeof(seen[k].name), "%s", name);
-					seen[k].xpass = xpass;
-					seen[k].boots = 0;
-					nseen++;
-				}
-				seen[k].boots++;
-			}
-			if (f)
-				fclose(f);
-		}
+		for (j = 0; j < taps.gl_pathc; j++)
+			read_known_outcomes(taps.gl_pathv[j], i, taps.gl_pathc, o, &n);
 		globfree(&taps);
-		for (k = 0; k < nseen; k++)
-			fprintf(out, " %s %s selftest case %s, a declared known failure, in %zu of %zu boots%s.",
-				in->variants[i], seen[k].xpass ? "passes" : "fails", seen[k].name,
-				seen[k].boots, boots,
-				seen[k].xpass ? ": fixed there, or the declaration is stale" :
-						" (selftest.tap says why)");
+	}
+	for (k = 0; k < n; k++) {
+		char list[2][1024] = { "", "" };
+
+		if (!o[k].boots)
+			continue;	/* listed with an earlier entry of its case */
+		for (j = k; j < n; j++) {
+			char *l = list[o[j].xpass];
+			size_t len = strlen(l);
+
+			if (strcmp(o[j].name, o[k].name))
+				continue;
+			snprintf(l + len, sizeof(list[0]) - len, "%s%s (%zu/%zu boots)",
+				 len ? ", " : "", in->variants[o[j].variant], o[j].boots, o[j].of);
+			if (j != k)
+				o[j].boots = 0;
+		}
+		fprintf(out, " Known failure %s (declared; selftest.tap says why):", o[k].name);
+		if (list[0][0])
+			fprintf(out, " fails on %s", list[0]);
+		if (list[1][0])
+			fprintf(out, "%s passes on %s (fixed there, or the declaration is stale)",
+				list[0][0] ? ";" : "", list[1]);
+		fprintf(out, ".");
 	}
 }
