@@ -41,10 +41,13 @@ check() {
 		evidence=$(grep -m1 '^# cached: ' "$dir/selftest.tap" || true)
 	else
 		result=FAIL
-		# the kernel's own report first, else the selftest's failed check
-		# ("# function:line: what"), else the boot's last word
+		# the kernel's own report first, else the check of the selftest
+		# case that failed ("# function:line: what" just before its "not
+		# ok"; a known failure's comes before an "ok ... # XFAIL"), else
+		# the boot's last word
 		evidence=$(grep -m1 -E 'BUG: |BUG [^ ]+ \(|general protection|Oops|WARNING: CPU|refcount_t' \
-			"$dir/serial.log" || grep -m1 -E '^# [a-z_]+:[0-9]+: ' "$dir/selftest.tap" ||
+			"$dir/serial.log" ||
+			grep -B1 '^not ok' "$dir/selftest.tap" | grep -m1 -E '^# [a-z_]+:[0-9]+: ' ||
 			tail -1 "$dir/boot.log")
 	fi
 	log "$v: $result in ${t}s${evidence:+: $evidence}"
