@@ -9,7 +9,7 @@
  * registered (alloc=dynamic or embedded, as in unplug_del_cached.c), a
  * node each, the child's opens, the unlinks and the removal of all K.
  * --ops is a budget of files: each repetition runs ops / K exits, at
- * least one.
+ * least EXIT_MIN_OPS.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,6 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "harness.h"
+
+#define EXIT_MIN_OPS 4
 
 static char add[80], prefix[128];
 static long files;
@@ -41,9 +43,10 @@ static int unplug_exit_init(const struct bench_options *o)
 	return 0;
 }
 
+/* At least EXIT_MIN_OPS exits a repetition, however many files each. */
 static long unplug_exit_ops(const struct bench_options *o)
 {
-	return o->ops / files > 0 ? o->ops / files : 1;
+	return o->ops / files > EXIT_MIN_OPS ? o->ops / files : EXIT_MIN_OPS;
 }
 
 /* The child: open every node, say so on @ready, wait for @wait to close. */
