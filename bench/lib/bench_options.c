@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "bench_options.h"
 
@@ -92,11 +93,6 @@ int held_cdevs(unsigned int *major, unsigned int *first, unsigned int *count)
 	return module_cdevs("hold", major, first, count);
 }
 
-int unplug_cdevs(unsigned int *major, unsigned int *first, unsigned int *count)
-{
-	return module_cdevs("unplug", major, first, count);
-}
-
 int unplug_command(const char *cmd)
 {
 	int fd = open(CDEVBENCH_DEBUGFS "/unplug", O_WRONLY), err = 0;
@@ -108,4 +104,20 @@ int unplug_command(const char *cmd)
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+int unplug_add(long count, const char *alloc, dev_t *first)
+{
+	unsigned int major, minor, got;
+	char cmd[80];
+	int err;
+
+	snprintf(cmd, sizeof(cmd), "add %ld %s", count, alloc);
+	err = unplug_command(cmd);
+	if (err)
+		return err;
+	if (module_cdevs("unplug", &major, &minor, &got) || got != count)
+		return -ENODEV;
+	*first = makedev(major, minor);
+	return 0;
 }

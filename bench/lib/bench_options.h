@@ -17,6 +17,7 @@
 #ifndef CDEVBENCH_BENCH_OPTIONS_H
 #define CDEVBENCH_BENCH_OPTIONS_H
 
+#include <sys/types.h>
 #include "results.h"
 
 #define CDEVBENCH_DEBUGFS "/sys/kernel/debug/cdevbench"
@@ -39,10 +40,12 @@ long param_long(const struct bench_options *o, enum param_key key, long dflt);
  * count; -1 with a message on stderr where none are held or the file
  * cannot be read. */
 int held_cdevs(unsigned int *major, unsigned int *first, unsigned int *count);
-/* The same of the module's unplug cdevs (bench/module/unplug.c). */
-int unplug_cdevs(unsigned int *major, unsigned int *first, unsigned int *count);
-/* Write @cmd ("add K dynamic", "del"...) to the module's unplug file:
- * 0, or -errno of the write. */
+/* Write @cmd ("del"...) to the module's unplug file (bench/module/
+ * unplug.c): 0, or -errno of the write. */
 int unplug_command(const char *cmd);
+/* Register @count single-minor cdevs of kind @alloc ("dynamic" or
+ * "embedded") through that file, their first number in *@first: 0, or
+ * -errno. */
+int unplug_add(long count, const char *alloc, dev_t *first);
 
 #endif

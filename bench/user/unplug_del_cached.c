@@ -13,33 +13,30 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "harness.h"
 
-static char add[64], path[256];
+static const char *alloc;
+static char path[256];
 
 static int del_cached_init(const struct bench_options *o)
 {
-	snprintf(add, sizeof(add), "add 1 %s", o->param.value[PARAM_alloc]);
+	alloc = o->param.value[PARAM_alloc];
 	snprintf(path, sizeof(path), CDEVBENCH_NODE_DIR "/unplug-%d", getpid());
 	return 0;
 }
 
 static int del_cached_prepare(int thread, long k)
 {
-	unsigned int major, first, count;
-	int err = unplug_command(add), fd;
+	dev_t dev;
+	int err = unplug_add(1, alloc, &dev), fd;
 
 	(void)thread;
 	(void)k;
 	if (err)
 		return err;
-	if (unplug_cdevs(&major, &first, &count))
-		return -ENODEV;
-	if (mknod(path, S_IFCHR | 0600, makedev(major, first)))
+	if (mknod(path, S_IFCHR | 0600, dev))
 		return -errno;
 	fd = open(path, O_RDONLY);	/* caches inode->i_cdev */
 	if (fd < 0)

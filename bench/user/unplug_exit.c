@@ -25,7 +25,8 @@
 
 #define EXIT_MIN_OPS 4
 
-static char add[80], prefix[128];
+static const char *alloc;
+static char prefix[128];
 static long files;
 static pid_t child = -1;
 static int go = -1;	/* the child exits when this write end closes */
@@ -39,7 +40,7 @@ static int unplug_exit_init(const struct bench_options *o)
 {
 	files = param_long(o, PARAM_files, 1);
 	snprintf(prefix, sizeof(prefix), CDEVBENCH_NODE_DIR "/unplug-%d", getpid());
-	snprintf(add, sizeof(add), "add %ld %s", files, o->param.value[PARAM_alloc]);
+	alloc = o->param.value[PARAM_alloc];
 	return 0;
 }
 
@@ -69,20 +70,19 @@ static void __attribute__((noreturn)) hold_files(int ready, int wait)
 
 static int unplug_exit_prepare(int thread, long k)
 {
-	unsigned int major, first, count;
-	int ready[2], wait[2], err = unplug_command(add);
+	int ready[2], wait[2], err;
 	char path[256], c;
+	dev_t first;
 	long i;
 
 	(void)thread;
 	(void)k;
+	err = unplug_add(files, alloc, &first);
 	if (err)
 		return err;
-	if (unplug_cdevs(&major, &first, &count) || count != files)
-		return -ENODEV;
 	for (i = 0; i < files; i++) {
 		node_path(path, sizeof(path), i);
-		if (mknod(path, S_IFCHR | 0600, makedev(major, first + i)))
+		if (mknod(path, S_IFCHR | 0600, makedev(major(first), minor(first) + i)))
 			return -errno;
 	}
 	if (pipe(ready) || pipe(wait))
