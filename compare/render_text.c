@@ -127,11 +127,15 @@ static int cmp_effect(const void *a, const void *b)
 }
 
 /* One line per (metric, verdict) of a variant's headline comparisons:
- * the changes, largest first, then the metrics that did not change. */
+ * the changes, largest first; then the metrics that did not change, all
+ * in one wrapped "same" line, and any that are unclear or missing. */
 static void print_changes(const struct comparison *c, size_t n, const char *variant)
 {
 	const struct comparison **rows = xmalloc((n ? n : 1) * sizeof(*rows));
-	size_t i, j, k, nr = 0, secondary = 0, secondary_changed = 0;
+	size_t i, j, k, nr = 0, secondary = 0, secondary_changed = 0, nsame = 0;
+	size_t same_len = 0;
+	char *same_text = NULL;
+	FILE *same_line;
 
 	for (i = 0; i < n; i++) {
 		if (strcmp(c[i].variant, variant))
@@ -182,6 +186,8 @@ static void print_changes(const struct comparison *c, size_t n, const char *vari
 		printf("  %-6s %-22s %2zu/%-2zu %-14s %s%s\n", x->verdict, x->metric,
 		       hits, params, range, ci, x->rule);
 	}
+	same_line = xmemstream(&same_text, &same_len);
+	fprintf(same_line, "same  ");
 	for (i = 0; i < nr; i++) {
 		const struct comparison *x = rows[i];
 		size_t params = 0, same = 0;
@@ -208,19 +214,27 @@ static void print_changes(const struct comparison *c, size_t n, const char *vari
 			continue;	/* it changed somewhere: listed above */
 		format_pct(a, sizeof(a), lo, "%");
 		format_pct(b, sizeof(b), hi, "%");
-		printf("  %-6s %-22s %2zu/%-2zu", same == params ? "same" : "-",
-		       x->metric, same, params);
-		if (x->decl->kind == COUNT && same == params) {
+		if (same == params) {
 			char counts[80];
 
-			format_counts(counts, sizeof(counts), x);
-			printf(" %s\n", counts);
-		} else if (lo <= hi) {
-			printf(" %s..%s%s\n", a, b, same == params ? "" : ", some unclear");
-		} else {
-			printf(" missing or unclear\n");
+			if (x->decl->kind == COUNT)
+				format_counts(counts, sizeof(counts), x);
+			else
+				snprintf(counts, sizeof(counts), "%s..%s", a, b);
+			fprintf(same_line, "%s %s %zu/%zu %s", nsame++ ? ";" : "", x->metric,
+				same, params, counts);
+			continue;
 		}
+		printf("  %-6s %-22s %2zu/%-2zu", "-", x->metric, same, params);
+		if (lo <= hi)
+			printf(" %s..%s, some unclear\n", a, b);
+		else
+			printf(" missing or unclear\n");
 	}
+	fclose(same_line);
+	if (nsame)
+		print_wrapped(same_text, 78, "  ");
+	free(same_text);
 	if (secondary)
 		printf("  %zu of %zu secondary comparisons changed (tables below)\n",
 		       secondary_changed, secondary);

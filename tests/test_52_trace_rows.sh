@@ -10,7 +10,7 @@ bin=${BUILD_DIR:-build}/bin
 boot=$(mktemp -d)
 trap 'rm -rf "$boot"' EXIT
 mkdir "$boot/trace"
-for tool in cdev_map_lock cdev_rwsem chrdev_open cdev_mem lock_census; do
+for tool in cdev_map_lock cdev_rwsem chrdev_open cdev_mem rcu_deferred lock_census; do
 	cp "bench/trace/${tool}_example.txt" "$boot/trace/$tool.txt"
 done
 # The example census's kernel's static locks (its System.map's lines), a
@@ -33,7 +33,8 @@ printf '%s\n' "$header" 'v,2,open_lookup_ns,"n=1000,pos=tail",0,5000.0,ns' \
 # the @hold_ns buckets as printed, from their lower bounds (1K = 1024);
 # rwsem 12000/6000, 6000/6000; mem 50944 bytes / 1000 cdev_add()s, and
 # per site over the same 1000, mas_alloc_nodes's two keys (256 + 18688:
-# one call site of kmem_cache_alloc, one of the bulk path).
+# one call site of kmem_cache_alloc, one of the bulk path); deferred
+# (5768580 + 272732) ns / 6000 cdev_add()s = 1006.9.
 want='v,2,lock_hold_ns,phase=add,0,1090,ns
 v,2,lock_wait_ns,phase=add,0,1213,ns
 v,2,lock_hold_ns,phase=del,0,4091,ns
@@ -61,7 +62,8 @@ v,2,rwsem_hold_ns,phase=del,0,1440,ns
 v,2,chrdev_open_ns,"n=1000,pos=tail",0,7085,ns
 v,2,mem_traced_bytes_per_cdev,n=1000,0,50.9,bytes
 v,2,mem_traced_site_bytes_per_cdev,"n=1000,site=mas_alloc_nodes",0,18.9,bytes
-v,2,mem_traced_site_bytes_per_cdev,"n=1000,site=cdev_add",0,32.0,bytes'
+v,2,mem_traced_site_bytes_per_cdev,"n=1000,site=cdev_add",0,32.0,bytes
+v,2,deferred_ns_per_cdev,n=1000,0,1006.9,ns'
 all=$("$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map")
 got=$(grep -v ,lock_acquisitions_per_op, <<< "$all")
 [ "$got" = "$want" ] || fail "trace_rows: $(diff <(echo "$want") <(echo "$got"))"

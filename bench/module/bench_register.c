@@ -47,6 +47,7 @@ static int bench_register_once(struct bench_run *run, int iter)
 		bench_sample(run, "cdev_del_ns", ktime_get_ns() - t0);
 	}
 	cdev_set_free(&set);
+	bench_settle(run);
 	return err;
 }
 

@@ -15,6 +15,7 @@ struct bench_params {
 	u32 reps;	/* timed repetitions, after one untimed warm-up */
 	u32 majors;	/* majors the n cdevs are spread over (1: one chain) */
 	u32 minors;	/* minors each cdev covers (its cdev_add() count) */
+	u32 settle;	/* 1: each repetition ends with bench_settle() */
 };
 
 struct bench_run;
@@ -35,6 +36,10 @@ const struct bench_params *bench_current_params(void);
  * and one major's share of the cdevs fits in its minors. */
 int bench_params_check(const struct bench_params *p);
 bool bench_interrupted(void);
+/* Untimed: wait until the work that the repetition deferred (RCU
+ * callbacks, kfree_rcu() batches) has run, so that a tracer counts it
+ * (bench/trace/rcu_deferred.bt).  Only where the settle parameter is 1. */
+void bench_settle(const struct bench_run *run);
 
 /* The in-kernel benchmarks of benchmarks.def, bench_<name>.c each. */
 #define BENCH(name, where, fixture, axes) BENCH_##where(name)

@@ -3,7 +3,8 @@
  * cdevbench harness: runs the in-kernel benchmarks on request and hands the
  * results back through debugfs, never through printk:
  *
- *   /sys/kernel/debug/cdevbench/{n,reps,majors,minors}  parameters (u32, rw)
+ *   /sys/kernel/debug/cdevbench/{n,reps,majors,minors,settle}  parameters
+ *                                        (u32, rw; settle: bench_settle())
  *   /sys/kernel/debug/cdevbench/run      write a benchmark name to run it;
  *                                        the write fails with its error
  *   /sys/kernel/debug/cdevbench/results  "metric param iter value unit"
@@ -21,10 +22,12 @@
  * repetition starts so the timed loops allocate nothing of their own.
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -86,6 +89,21 @@ int bench_params_check(const struct bench_params *p)
 	if ((u64)DIV_ROUND_UP(p->n, p->majors) * p->minors > MINORMASK + 1)
 		return -ERANGE;
 	return 0;
+}
+
+/*
+ * kfree_rcu() batches wait KFREE_DRAIN_JIFFIES (HZ / 50) before they ask
+ * for a grace period, and rcu_barrier() does not wait for them in 6.1:
+ * sleep past that first, then wait for every queued callback.
+ */
+#define SETTLE_MS	100
+
+void bench_settle(const struct bench_run *run)
+{
+	if (!run->params.settle)
+		return;
+	msleep(SETTLE_MS);
+	rcu_barrier();
 }
 
 bool bench_interrupted(void)
@@ -310,6 +328,7 @@ static int __init cdevbench_init(void)
 	debugfs_create_u32("reps", 0600, dir, &params.reps);
 	debugfs_create_u32("majors", 0600, dir, &params.majors);
 	debugfs_create_u32("minors", 0600, dir, &params.minors);
+	debugfs_create_u32("settle", 0600, dir, &params.settle);
 	debugfs_create_file("run", 0200, dir, NULL, &run_fops);
 	debugfs_create_file("results", 0400, dir, &results, &text_buf_fops);
 	debugfs_create_file("raw", 0400, dir, &raw, &text_buf_fops);

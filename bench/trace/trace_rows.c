@@ -16,6 +16,7 @@
  *   cdev_rwsem.txt     rwsem_acquisitions_per_op, rwsem_hold_ns
  *   chrdev_open.txt    chrdev_open_ns
  *   cdev_mem.txt       mem_traced_bytes_per_cdev, mem_traced_site_bytes_per_cdev
+ *   rcu_deferred.txt   deferred_ns_per_cdev
  *   register-traced.csv, open_lookup-traced.csv against samples.csv:
  *                      trace_overhead_pct
  *
@@ -372,8 +373,9 @@ static void overhead_row(const char *phase, const char *traced_file, const char 
 int main(int argc, char **argv)
 {
 	static const char *const lock_phases[] = { "add", "del", "lookup", "other" };
+	static const char *const deferred_functions[] = { "rcu_core", "kfree_rcu_work" };
 	char key[64], phase[32], n_param[32], tail_param[48], *text;
-	double bytes = 0, adds;
+	double bytes = 0, adds, deferred;
 	size_t i, len;
 
 	if (argc != 6 || (trace_n = atol(argv[3])) < 1) {
@@ -435,6 +437,17 @@ int main(int argc, char **argv)
 	map_value("cdev_mem", "@live_bytes", NULL, &bytes);
 	row("mem_traced_bytes_per_cdev", n_param, bytes / adds, 1, "bytes");
 	site_rows("cdev_mem", adds);
+
+	/* rcu_deferred.bt: one registration run of TRACE_N, settled */
+	if (!map_value("rcu_deferred", "@cdev_adds", NULL, &adds) || adds <= 0)
+		die("%s/trace/rcu_deferred.txt: rcu_deferred.bt saw no cdev_add", dir);
+	deferred = 0;
+	for (i = 0; i < sizeof(deferred_functions) / sizeof(deferred_functions[0]); i++) {
+		snprintf(key, sizeof(key), "@deferred_ns[%s]", deferred_functions[i]);
+		if (map_value("rcu_deferred", key, NULL, &bytes))
+			deferred += bytes;
+	}
+	row("deferred_ns_per_cdev", n_param, deferred / adds, 1, "ns");
 	if (fclose(rows) || fwrite(text, 1, len, stdout) != len || fflush(stdout))
 		die("writing the rows failed");
 	free(text);
