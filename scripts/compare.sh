@@ -77,10 +77,11 @@ plot_lines() {
 		plots+=("skipped $out: no ${*%%|*} in this run")
 		return
 	fi
-	# the unit of the panels' metric: ns are per operation
+	# the unit of the panels' metric: ns are per operation; the label in
+	# two lines, as long as the panel is high
 	unit=$(series_query "metric=$metric" unit | sort -u)
 	[ "$unit" != ns ] || unit="ns per operation$ns_unit"
-	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel='$unit (median of boots, range)'; logx=$logx; out='$report/$out'; title='$title'" \
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel=\"$unit\\n(median of boots, range)\"; logx=$logx; out='$report/$out'; title='$title'" \
 		"$RIG_ROOT/plot/lines.gp"
 	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
 }
