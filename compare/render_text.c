@@ -280,19 +280,26 @@ static void print_variant_heading(const char *variant, int md)
 void print_summary(const struct comparison *c, size_t n, int md)
 {
 	char b[9][256], *line = NULL;
+	const char *qemu;
+	int qemu_len;
 	size_t linelen = 0, i, j;
 	FILE *out;
 
 	printf(md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
 	if (in->nmetas) {
 		out = xmemstream(&line, &linelen);
-		fprintf(out, "run %s, %s mode, %s vCPU, %s boots x %s repetitions, N in {%s}; host: %s (%s cores), %s",
+		/* "QEMU emulator version 7.2.22 (Debian ...)": QEMU 7.2.22; the
+		 * whole string is in meta.json */
+		qemu = meta_field("qemu_version", b[8], sizeof(b[8]));
+		if (strstr(qemu, "version "))
+			qemu = strstr(qemu, "version ") + strlen("version ");
+		qemu_len = (int)strcspn(qemu, " ");
+		fprintf(out, "run %s, %s mode, %s vCPU, %s boots x %s repetitions, N in {%s}; host: %s (%s cores), QEMU %.*s",
 			meta_field("run_id", b[0], sizeof(b[0])), meta_field("mode", b[1], sizeof(b[1])),
 			meta_field("vcpus", b[2], sizeof(b[2])), meta_field("boots", b[3], sizeof(b[3])),
 			meta_field("reps", b[4], sizeof(b[4])), meta_field("sweep_n", b[5], sizeof(b[5])),
 			meta_field("host_cpu", b[6], sizeof(b[6])),
-			meta_field("host_cores", b[7], sizeof(b[7])),
-			meta_field("qemu_version", b[8], sizeof(b[8])));
+			meta_field("host_cores", b[7], sizeof(b[7])), qemu_len, qemu);
 		fclose(out);
 		print_wrapped(line, 78, "");
 		free(line);
@@ -302,9 +309,9 @@ void print_summary(const struct comparison *c, size_t n, int md)
 		line = NULL;
 		out = xmemstream(&line, &linelen);
 		if (!strcmp(b[2], "1"))
-			fprintf(out, "Correctness: the boots compared here passed the KTAP selftest before measuring, on 1 vCPU: its race cases interleave at syscall boundaries only, so a pass does not show a variant free of in-kernel races (MODE=tcg with several vCPUs runs them at once; each boot's selftest.tap says which it had).");
+			fprintf(out, "Correctness: every boot compared passed the KTAP selftest first. On 1 vCPU its race cases interleave at syscall boundaries only: a pass does not show a variant free of in-kernel races (MODE=tcg with several vCPUs runs them at once).");
 		else
-			fprintf(out, "Correctness: the boots compared here passed the KTAP selftest before measuring, on %s vCPUs, where its race cases run at once.",
+			fprintf(out, "Correctness: every boot compared passed the KTAP selftest first, on %s vCPUs, where its race cases run at once.",
 				b[2]);
 		print_known_failures(out);
 		fclose(out);

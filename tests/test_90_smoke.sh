@@ -80,10 +80,10 @@ grep -qF 'lock_acquisitions_per_op,"phase=cached,lock=cdev_lock",stock,cdev-open
 		"$run/report/compare.csv" | grep -q ',better,exact,' ||
 	fail "cdev_lock on cached opens is not 'better' on cdev-open-scale"
 grep -q "^Lock census" "$run/report/report.txt" || fail "the report has no lock census"
-tr '\n' ' ' < "$run/report/report.txt" | grep -q "Correctness: .* on 1 vCPU: its race cases" ||
+tr '\n' ' ' < "$run/report/report.txt" | grep -q "Correctness: .* On 1 vCPU its race cases" ||
 	fail "the report does not say what a selftest pass means on 1 vCPU"
 tr '\n' ' ' < "$run/report/report.txt" |
-	grep -q "Known failure identical_del_older (declared; selftest.tap says why): fails on stock.* passes on cdev-xarray " ||
+	grep -q "Known failure identical_del_older (see selftest.tap): fails on stock, cdev-open-scale; passes on cdev-xarray " ||
 	fail "the report's first screen does not list stock's known failure and its fix"
 # The teardown cost cdev-open-scale moved: an embedded cdev's release waits
 # for a grace period, a cdev_alloc() one's does not.
