@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include "bench_options.h"
@@ -120,4 +121,14 @@ int unplug_add(long count, const char *alloc, dev_t *first)
 		return -ENODEV;
 	*first = makedev(major, minor);
 	return 0;
+}
+
+int unplug_node(const char *alloc, const char *path)
+{
+	dev_t dev;
+	int err = unplug_add(1, alloc, &dev);
+
+	if (err)
+		return err;
+	return mknod(path, S_IFCHR | 0600, dev) ? -errno : 0;
 }

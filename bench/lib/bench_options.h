@@ -47,5 +47,7 @@ int unplug_command(const char *cmd);
  * "embedded") through that file, their first number in *@first: 0, or
  * -errno. */
 int unplug_add(long count, const char *alloc, dev_t *first);
+/* One such cdev, and its device node made at @path: 0, or -errno. */
+int unplug_node(const char *alloc, const char *path);
 
 #endif

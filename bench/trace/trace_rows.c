@@ -375,7 +375,7 @@ int main(int argc, char **argv)
 	static const char *const lock_phases[] = { "add", "del", "lookup", "other" };
 	static const char *const deferred_functions[] = { "rcu_core", "kfree_rcu_work" };
 	char key[64], phase[32], n_param[32], tail_param[48], *text;
-	double bytes = 0, adds, deferred;
+	double bytes = 0, adds, truncated, deferred, ns;
 	size_t i, len;
 
 	if (argc != 6 || (trace_n = atol(argv[3])) < 1) {
@@ -430,10 +430,9 @@ int main(int argc, char **argv)
 	/* cdev_mem.bt: TRACE_N cdevs registered and held */
 	if (!map_value("cdev_mem", "@cdev_adds", NULL, &adds) || adds <= 0)
 		die("%s/trace/cdev_mem.txt: cdev_mem.bt saw no cdev_add", dir);
-	if (map_value("cdev_mem", "@bulk_truncated", NULL, &bytes) && bytes > 0)
+	if (map_value("cdev_mem", "@bulk_truncated", NULL, &truncated) && truncated > 0)
 		die("%s/trace/cdev_mem.txt: a bulk allocation or free had more objects than cdev_mem.bt reads (BULK_MAX)",
 		    dir);
-	bytes = 0;
 	map_value("cdev_mem", "@live_bytes", NULL, &bytes);
 	row("mem_traced_bytes_per_cdev", n_param, bytes / adds, 1, "bytes");
 	site_rows("cdev_mem", adds);
@@ -444,8 +443,8 @@ int main(int argc, char **argv)
 	deferred = 0;
 	for (i = 0; i < sizeof(deferred_functions) / sizeof(deferred_functions[0]); i++) {
 		snprintf(key, sizeof(key), "@deferred_ns[%s]", deferred_functions[i]);
-		if (map_value("rcu_deferred", key, NULL, &bytes))
-			deferred += bytes;
+		if (map_value("rcu_deferred", key, NULL, &ns))
+			deferred += ns;
 	}
 	row("deferred_ns_per_cdev", n_param, deferred / adds, 1, "ns");
 	if (fclose(rows) || fwrite(text, 1, len, stdout) != len || fflush(stdout))

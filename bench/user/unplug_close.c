@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "harness.h"
 
@@ -29,15 +28,12 @@ static int unplug_close_init(const struct bench_options *o)
 
 static int unplug_close_prepare(int thread, long k)
 {
-	dev_t dev;
-	int err = unplug_add(1, alloc, &dev);
+	int err = unplug_node(alloc, path);
 
 	(void)thread;
 	(void)k;
 	if (err)
 		return err;
-	if (mknod(path, S_IFCHR | 0600, dev))
-		return -errno;
 	fd = open(path, O_RDONLY);
 	err = fd < 0 ? -errno : 0;
 	unlink(path);
