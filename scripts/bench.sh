@@ -61,11 +61,15 @@ patch_subjects() {
 	for p in "${patches[@]}"; do patch_subject "$p"; done
 }
 
-# The Link: tags of a variant's patches, where the series was posted.
+# Where a variant's patches were posted: each patch's Link: tags, or for
+# a mail without one its Message-Id as a lore link (what b4 would add).
 patch_links() {
-	local patches
+	local p patches
 	mapfile -t patches < <(series_patches "$1")
-	[ ${#patches[@]} = 0 ] || sed -n 's/^Link: *//p' "${patches[@]}"
+	for p in "${patches[@]}"; do
+		grep -q '^Link: ' "$p" && { sed -n 's/^Link: *//p' "$p"; continue; }
+		sed -n '/^$/q; s|^Message-I[Dd]: *<\(.*\)>.*|https://lore.kernel.org/r/\1|p' "$p"
+	done
 }
 
 # What ran, kept with the results: the shared config fragments and every

@@ -75,8 +75,10 @@ series_patches() {
 
 # The rule every series is applied by, here and in scripts/variant.sh:
 # patch -p1 without fuzz (offsets are fine) on the 6.1 tree Debian ships.
+# --forward: a hunk that applies only reversed (a fix 6.1.192 already has,
+# a file that changed since) is a reject, never silently undone.
 apply_patch() {	# apply_patch TREE PATCH REJECT_FILE (- drops the rejects)
-	patch -d "$1" -p1 --fuzz=0 --no-backup-if-mismatch --reject-file="$3" --batch < "$2" 2>&1
+	patch -d "$1" -p1 --fuzz=0 --no-backup-if-mismatch --reject-file="$3" --batch --forward < "$2" 2>&1
 }
 
 # The pristine tree, extracted once.  Every variant's tree hard-links to it:

@@ -51,7 +51,7 @@ collect() {
 
 # A file as mbox messages: an mbox as it is, a single mail (headers
 # first, as a list archive saves it) behind an mbox "From " line, a bare
-# diff under a Subject named after its file.
+# diff under a Subject named after its file, without the extension.
 as_message() {
 	local sep='From cdevbench Mon Sep 17 00:00:00 2001'
 	if head -1 "$1" | grep -q '^From '; then
@@ -60,13 +60,15 @@ as_message() {
 		printf '%s\n' "$sep"
 		cat "$1"
 	else
-		printf '%s\nSubject: %s\n\n' "$sep" "$(basename "$1")"
+		local base=${1##*/}
+		printf '%s\nSubject: %s\n\n' "$sep" "${base%.*}"
 		cat "$1"
 	fi
 	echo
 }
 
-# One patch file per message, NNNN-<subject>.patch, and the series.
+# One patch file per message, NNNN-<subject>.patch named as git format-patch
+# names it (so that a port exported from WORKTREE replaces it), and the series.
 import() {
 	local n=0 msg subject file
 	collect "$@" > "$tmp/all.mbox"
@@ -79,7 +81,7 @@ import() {
 			grep -q '^+++ ' "$msg" || continue	# a cover letter, a reply
 			n=$((n + 1))
 			subject=$(patch_subject "$msg" |
-				tr -c 'A-Za-z0-9\n' - | tr -s - | cut -c1-52 | sed 's/-$//')
+				tr -c 'A-Za-z0-9._\n' - | tr -s - | cut -c1-52 | sed 's/-$//')
 			file=$(printf '%04d-%s.patch' "$n" "${subject:-patch}")
 			cp "$msg" "$dir.tmp/$file"
 			echo "$file"

@@ -40,7 +40,7 @@ echo "git repository and range: the same series"
 
 git diff HEAD~1 > "$tmp/thirty.diff"
 scripts/variant.sh bare "$tmp/thirty.diff" 2> /dev/null || fail "bare diff import failed"
-grep -qx '0001-thirty-diff.patch' "$PATCHES_DIR/bare/series" || fail "bare diff: not named after its file"
+grep -qx '0001-thirty.patch' "$PATCHES_DIR/bare/series" || fail "bare diff: not named after its file"
 echo "a bare diff: one patch named after its file"
 
 # A patch written against another kernel: its hunk, file and line shown.
@@ -55,6 +55,27 @@ grep -q '^-line twenty' <<< "$out" || fail "the rejected hunk is not shown: $out
 grep -q "$pristine/<file>" <<< "$out" || fail "the tree to port against is not named: $out"
 echo "a stale patch: hunk, line and tree shown, folder kept for porting"
 cmp -s "$tmp/char_dev.orig" "$pristine/fs/char_dev.c" || fail "the pristine tree was written"
+
+# A patch whose change the tree already has (a fix 6.1.192 backported)
+# looks reversed to patch: a reject, never silently undone.
+printf -- '--- a/fs/char_dev.c\n+++ b/fs/char_dev.c\n@@ -29,3 +29,3 @@\n line 29\n-line thirty\n+line 30\n line 31\n' > "$tmp/reversed.diff"
+expect_fail "a patch the tree already has" "does not apply to linux-source-6.1" \
+	scripts/variant.sh reversed "$tmp/reversed.diff"
+cmp -s "$tmp/char_dev.orig" "$pristine/fs/char_dev.c" || fail "the pristine tree was written"
+out=$(scripts/variant.sh reversed 2>&1) && fail "a reversed patch was applied"
+grep -q 'Reversed (or previously applied) patch detected!  Skipping' <<< "$out" ||
+	fail "a reversed patch is not named as such: $out"
+echo "a patch the tree already has: a reject, not undone"
+
+# Patch files are named as git format-patch names them ('_' and '.' kept),
+# so that a series ported in WORKTREE and exported replaces its files.
+git commit -q --allow-empty -m "char_dev: keep cdev_map v1.2"
+git format-patch -q -o "$tmp/named" HEAD~1..HEAD
+sed -i 's/^line 5$/line five/' "$repo/fs/char_dev.c" && git commit -q --amend -a --no-edit
+scripts/variant.sh named "$repo" HEAD~1..HEAD 2> /dev/null || fail "import of char_dev: ... failed"
+grep -qx "$(basename "$tmp"/named/*.patch)" "$PATCHES_DIR/named/series" ||
+	fail "not git format-patch's name $(basename "$tmp"/named/*.patch): $(grep -v '^#' "$PATCHES_DIR/named/series")"
+echo "patch files named as git format-patch names them"
 
 expect_fail "a name in use" "patches/from-mbox exists" scripts/variant.sh from-mbox "$tmp/series.mbox"
 expect_fail "stock as a name" "not 'stock'" scripts/variant.sh stock "$tmp/series.mbox"
