@@ -31,8 +31,18 @@ all: bench
 
 progs: $(PROGS)
 
-# Host-side tools: the comparison and its unit test.
-tools: $(BIN_DIR)/compare $(BIN_DIR)/test_stats
+# Host-side tools: the comparison and its unit test, the TCG plugin and
+# the reader of its records.
+tools: $(BIN_DIR)/compare $(BIN_DIR)/test_stats $(BIN_DIR)/tcg_pmu.so $(BIN_DIR)/pmu_rows
+
+# Loaded by QEMU (scripts/boot.sh, the pmu and share phases).
+$(BIN_DIR)/tcg_pmu.so: bench/plugin/tcg_pmu.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -fPIC -fvisibility=hidden -pthread -o $@ $<
+
+$(BIN_DIR)/pmu_rows: bench/plugin/pmu_rows.c bench/lib/results.c bench/lib/results.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ibench/lib -o $@ bench/plugin/pmu_rows.c bench/lib/results.c -lm
 
 $(BIN_DIR)/compare: $(COMPARE_SRCS) $(wildcard compare/*.h) bench/lib/results.h bench/benchmarks.def
 	@mkdir -p $(@D)

@@ -126,6 +126,7 @@ void print_wrapped(const char *text, int width, const char *indent);
 void print_failure_paths(int md);
 void print_memory_sites(int md);
 void print_lock_census(int md);
+void print_shared_lines(int md);
 void print_sites_matrix(void);
 void print_plots(const char *file, int md);
 void print_fault_problems(void);

@@ -162,6 +162,7 @@ int main(int argc, char **argv)
 		print_failure_paths(md);
 		print_memory_sites(md);
 		print_lock_census(md);
+		print_shared_lines(md);
 		if (plots)
 			print_plots(plots, md);
 	}

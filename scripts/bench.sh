@@ -149,23 +149,32 @@ log "step 2/3: run $run_id: ${arms[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_
 	log "warning: BOOT_JOBS=$BOOT_JOBS: boots side by side move each other's numbers, in icount mode too (README)"
 "$BUILD_DIR/bin/rows" header > "$run/samples.csv"
 
-# One boot: boot_one VARIANT BOOT_DIR FLAVOUR LABEL.  A timing boot's rows
+# One boot: boot_one VARIANT BOOT_DIR PHASE LABEL.  A timing boot's rows
 # get those of its traced pass (made here from the tools' output by
-# trace_rows); a fault boot's rows pass its host-side check.  A boot that
+# trace_rows), a plugin boot's are made from the plugin's records by
+# pmu_rows; a fault boot's rows pass its host-side check.  A boot that
 # fails leaves BOOT_DIR/failed with its status.
 boot_one() {
-	local v=$1 boot_dir=$2 flavour=$3 what=$4 t rc=0 check=0 k
+	local v=$1 boot_dir=$2 phase=$3 what=$4 t rc=0 check=0 k how
 	k=$(arm_kernel "$v")
-	write_suite_env "$v" "$k" "$boot_dir" "$flavour"
-	log "$what: $v booting ($flavour kernel, $MODE, $VCPUS vCPU)"
+	write_suite_env "$v" "$k" "$boot_dir" "$phase"
+	case $phase in
+	pmu) how="timing kernel, icount, 1 vCPU, TCG plugin" ;;
+	share) how="timing kernel, tcg thread=$PMU_INTERLEAVE, $PMU_VCPUS vCPUs, TCG plugin" ;;
+	*) how="$(phase_flavour "$phase") kernel, $MODE, $VCPUS vCPU" ;;
+	esac
+	log "$what: $v booting ($how)"
 	t=$(date +%s)
-	"$RIG_ROOT/scripts/boot.sh" "$k" "$boot_dir" "$flavour" || rc=$?
-	if [ "$flavour" = fault ] && [ -s "$boot_dir/samples.csv" ]; then
+	"$RIG_ROOT/scripts/boot.sh" "$k" "$boot_dir" "$phase" || rc=$?
+	if [ "$phase" = fault ] && [ -s "$boot_dir/samples.csv" ]; then
 		"$RIG_ROOT/scripts/fault-check.sh" "$boot_dir" || check=$?
 		[ $rc != 0 ] || rc=$check
-	elif [ $rc = 0 ]; then
+	elif [ $rc = 0 ] && [ "$phase" = timing ]; then
 		"$BUILD_DIR/bin/trace_rows" "$v" "${boot_dir##*-}" "$TRACE_N" "$boot_dir" \
-			"$(kernel_obj_dir "$k" "$flavour")/System.map" >> "$boot_dir/samples.csv" || rc=$?
+			"$(kernel_obj_dir "$k")/System.map" >> "$boot_dir/samples.csv" || rc=$?
+	elif [ $rc = 0 ]; then
+		"$BUILD_DIR/bin/pmu_rows" "$v" "${boot_dir##*-}" "$boot_dir" \
+			>> "$boot_dir/samples.csv" || rc=$?
 	fi
 	if [ $rc = 0 ]; then
 		log "$what: $v done in $(( $(date +%s) - t ))s"
@@ -176,7 +185,8 @@ boot_one() {
 }
 
 # The boots, in the order they start: rounds of every arm, interleaved,
-# then the fault boots.  "ARM|BOOT_DIR|FLAVOUR|LABEL" each.
+# then the fault boots, then the plugin's.  "ARM|BOOT_DIR|PHASE|LABEL"
+# each.
 plan=()
 for ((b = 1; b <= BOOTS; b++)); do
 	for v in "${arms[@]}"; do plan+=("$v|$run/$v/boot-$b|timing|round $b/$BOOTS"); done
@@ -184,20 +194,25 @@ done
 if [ "$FAULTS" = 1 ]; then
 	for v in "${variants[@]}"; do plan+=("$v|$run/$v/fault-1|fault|failure paths"); done
 fi
+if [ "$PMU" = 1 ]; then
+	for v in "${variants[@]}"; do
+		plan+=("$v|$run/$v/pmu-1|pmu|cache model" "$v|$run/$v/share-1|share|shared lines")
+	done
+fi
 
 # Up to BOOT_JOBS at once, started in the plan's order.  Each background
 # boot is a process group of its own (set -m), so that an interrupted run
 # stops its QEMUs too.
 [ "$BOOT_JOBS" = 1 ] || set -m
 for spec in "${plan[@]}"; do
-	IFS='|' read -r v boot_dir flavour what <<< "$spec"
+	IFS='|' read -r v boot_dir phase what <<< "$spec"
 	mkdir -p "$boot_dir"
 	if [ "$BOOT_JOBS" = 1 ]; then
-		boot_one "$v" "$boot_dir" "$flavour" "$what"
+		boot_one "$v" "$boot_dir" "$phase" "$what"
 		continue
 	fi
 	while [ "$(jobs -pr | wc -l)" -ge "$BOOT_JOBS" ]; do wait -n || true; done
-	boot_one "$v" "$boot_dir" "$flavour" "$what" &
+	boot_one "$v" "$boot_dir" "$phase" "$what" &
 done
 wait
 
@@ -206,8 +221,8 @@ wait
 # always, so that the report shows what broke.
 failed=()
 for spec in "${plan[@]}"; do
-	IFS='|' read -r v boot_dir flavour what <<< "$spec"
-	if [ "$flavour" = fault ] || [ ! -f "$boot_dir/failed" ]; then
+	IFS='|' read -r v boot_dir phase what <<< "$spec"
+	if [ "$phase" = fault ] || [ ! -f "$boot_dir/failed" ]; then
 		[ ! -s "$boot_dir/samples.csv" ] || tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
 	fi
 	[ ! -f "$boot_dir/failed" ] || failed+=("${boot_dir#$run/}")

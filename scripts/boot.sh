@@ -1,12 +1,14 @@
 #!/bin/bash
 # Boot one variant once in QEMU and run the guest suite.
-#   scripts/boot.sh VARIANT BOOT_DIR [timing|fault|race]   (the suite's phase:
-#   race boots the timing kernel with slab poisoning, for scripts/race-check.sh)
+#   scripts/boot.sh VARIANT BOOT_DIR [timing|fault|race|pmu|share]   (the
+#   suite's phase: race boots the timing kernel with slab poisoning, for
+#   scripts/race-check.sh; pmu and share load the TCG plugin, below)
 # BOOT_DIR must hold suite.env; it receives serial.log, the suite's output
 # and exit-status.  The host root is shared read-only over 9p, BOOT_DIR
 # writable.  Exits with the suite's status; 124 on a hang (per-boot
 # timeout), 125 on a panic or a guest that gave no status.
-# Settings used (scripts/settings.def): MODE, VCPUS, GUEST_MEM, BOOT_TIMEOUT.
+# Settings used (scripts/settings.def): MODE, VCPUS, GUEST_MEM, BOOT_TIMEOUT,
+# PMU_VCPUS, PMU_INTERLEAVE.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,11 +21,33 @@ bzimage=$(kernel_obj_dir "$variant" "$flavour")/arch/x86/boot/bzImage
 [ -f "$bzimage" ] || die "no $flavour kernel for $variant: run 'make kernels'"
 [ -f "$boot_dir/suite.env" ] || die "$boot_dir/suite.env missing"
 
+icount=(-accel tcg -cpu max -icount 'shift=0,sleep=off')
 case $MODE in
-icount) accel=(-accel tcg -cpu max -icount 'shift=0,sleep=off') ;;
+icount) accel=("${icount[@]}") ;;
 tcg) accel=(-accel 'tcg,thread=multi' -cpu max) ;;
 kvm) accel=("${KVM_ACCEL[@]}") ;;
 esac
+# The plugin passes (bench/plugin/tcg_pmu.c) whatever MODE is: pmu counts
+# on one vCPU in icount, so that its instructions can be checked against
+# the guest's clock; share runs PMU_VCPUS vCPUs in TCG (icount runs
+# several vCPUs in one thread, but upstream warns of its SMP support),
+# interleaved as PMU_INTERLEAVE says (single: one thread, round robin;
+# multi: one thread per vCPU), and lists every line a window touched.
+vcpus=$VCPUS
+plugin=()
+case $phase in
+pmu)
+	accel=("${icount[@]}")
+	vcpus=1
+	plugin=(-plugin "$BUILD_DIR/bin/tcg_pmu.so,out=$boot_dir/pmu.txt")
+	;;
+share)
+	accel=(-accel "tcg,thread=$PMU_INTERLEAVE" -cpu max)
+	vcpus=$PMU_VCPUS
+	plugin=(-plugin "$BUILD_DIR/bin/tcg_pmu.so,out=$boot_dir/pmu.txt,lines=on")
+	;;
+esac
+[ ${#plugin[@]} = 0 ] || [ -f "$BUILD_DIR/bin/tcg_pmu.so" ] || die "no $BUILD_DIR/bin/tcg_pmu.so: run 'make tools'"
 
 # tsc=reliable keeps the guest on the TSC (cheap to read, derived from the
 # instruction count in icount mode) instead of falling back to jiffies.
@@ -58,7 +82,7 @@ progress=$!
 # --foreground keeps QEMU in make's process group, so that Ctrl-C stops
 # the boot at once instead of after the guest is done.
 timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
-	"${accel[@]}" -smp "$VCPUS" -m "$GUEST_MEM" \
+	"${accel[@]}" "${plugin[@]}" -smp "$vcpus" -m "$GUEST_MEM" \
 	-display none -monitor none -no-reboot -no-user-config -nodefaults \
 	-serial "file:$boot_dir/serial.log" \
 	-kernel "$bzimage" -append "${cmdline[*]}" \

@@ -197,6 +197,8 @@ check_setting() {
 	variants)
 		[ -n "$value" ] || die "$name is empty"
 		for n in $value; do check_variant "$n"; done ;;
+	interleave)
+		case $value in single | multi) ;; *) die "$name must be single or multi, not '$value'" ;; esac ;;
 	label) [[ $value =~ ^[A-Za-z0-9._-]*$ ]] ||
 		die "$name may hold letters, digits, '.', '_' and '-', not '$value'" ;;
 	path) [ -n "$value" ] || die "$name is empty" ;;

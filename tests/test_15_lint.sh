@@ -9,7 +9,7 @@ shell_files=(.ci/run guest-init/init guest-init/suite scripts/*.sh tests/*.sh)
 shellcheck -S warning "${shell_files[@]}" || fail "shellcheck found the problems above"
 echo "shellcheck: ${#shell_files[@]} files clean"
 
-c_files=(bench/selftest/*.c bench/lib/*.c bench/mem/*.c bench/faults/*.c bench/user/*.c bench/trace/*.c compare/*.c)
+c_files=(bench/selftest/*.c bench/lib/*.c bench/mem/*.c bench/faults/*.c bench/user/*.c bench/trace/*.c bench/plugin/*.c compare/*.c)
 findings=0
 for f in "${c_files[@]}"; do
 	out=$(gcc -O2 -Wall -Wextra -Wshadow -fanalyzer -Ibench/lib -c "$f" -o /dev/null 2>&1) || true

@@ -14,7 +14,7 @@
 static void __attribute__((noreturn)) usage(const char *name)
 {
 	fprintf(stderr, "usage: %s --variant V --boot B --param P --reps R [--ops K] [--raw FILE]\n"
-		"       [--run I]\n",
+		"       [--run I] [--windows FILE]\n",
 		name);
 	exit(2);
 }
@@ -30,6 +30,7 @@ void bench_options_parse(struct bench_options *o, int argc, char **argv,
 		{ "ops", required_argument, NULL, 'o' },
 		{ "raw", required_argument, NULL, 'w' },
 		{ "run", required_argument, NULL, 'i' },
+		{ "windows", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch;
@@ -44,6 +45,7 @@ void bench_options_parse(struct bench_options *o, int argc, char **argv,
 		case 'o': o->ops = atol(optarg); break;
 		case 'w': o->raw = optarg; break;
 		case 'i': o->run = atol(optarg); break;
+		case 'W': o->windows = optarg; break;
 		default: usage(name);
 		}
 	}

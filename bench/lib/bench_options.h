@@ -4,14 +4,17 @@
  * guest-init/suite, parsed in one place:
  *
  *   NAME --variant V --boot B --param P --reps R [--ops K] [--raw FILE]
- *        [--run I]
+ *        [--run I] [--windows FILE]
  *
  * P is the run's param ("key=value,..." as bench/lib/results.h declares
  * the keys): the benchmark takes its sweep values (n, pos, threads...)
  * from it.  K operations per repetition; FILE collects per-operation
  * samples where the benchmark has them.  I: the run's number among the
  * boot's user-space runs, from 0, the repetition a harness files its
- * timer_overhead_ns row as.  The cdevs a HOLD benchmark runs
+ * timer_overhead_ns row as.  --windows (the plugin pass): the harness
+ * pins thread t to CPU t and appends to FILE one line per measured window
+ * (bench/lib/pmu_window.h), "CPU ITER OPS METRIC PARAM", in the order
+ * the windows closed on that CPU.  The cdevs a HOLD benchmark runs
  * against are the cdevbench module's held ones, read with held_cdevs().
  */
 #ifndef CDEVBENCH_BENCH_OPTIONS_H
@@ -25,7 +28,7 @@
 #define CDEVBENCH_NODE_DIR "/run/cdevbench/nodes"
 
 struct bench_options {
-	const char *variant, *boot, *param_text, *raw;
+	const char *variant, *boot, *param_text, *raw, *windows;
 	struct param param;
 	long reps, ops, run;
 };

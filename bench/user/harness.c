@@ -10,15 +10,32 @@
  * row of its own as repetition --run) to stdout, and every operation's
  * time to the --raw file.  Rows, params and the raw file as
  * bench/lib/results.h writes them.
+ *
+ * Each thread's operations of a repetition are one window of the TCG
+ * plugin (bench/lib/pmu_window.h): counted between the clock reads around
+ * each op, closed after the last.  The two marker NOPs are two more
+ * instructions in each timed op (2 ns in icount mode).  With --windows
+ * the threads are pinned, thread t to CPU t modulo the CPUs, so that a
+ * window stays on one vCPU, and each window is listed in that file.
+ *
+ * The param's sched=lockstep (the plugin's sharing boot) runs the threads'
+ * operations in turn, op k of thread t after op k of thread t-1, each
+ * waiting outside its window: the same cache lines pass between the same
+ * CPUs in the same order however QEMU interleaves the vCPUs, and no
+ * operation ever waits on another's lock inside its window.  sched=free
+ * (the default) lets them run at once.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include <time.h>
 #include "harness.h"
+#include "pmu_window.h"
 #include "results.h"
 
 #define OVERHEAD_PAIRS 1001
@@ -28,11 +45,28 @@ static long threads;
 
 struct worker {
 	pthread_t tid;
-	int thread, err;
+	int thread, err, cpu;
+	long done;		/* operations of this repetition */
 	long *ns;		/* per-operation times of this repetition */
 };
 
 static pthread_barrier_t start;
+static int lockstep;
+/* lockstep: the next operation to run is op turn / threads of thread
+ * turn % threads; -1 when a thread failed and the others must stop */
+static long turn;
+
+static int my_turn(const struct worker *w, long k)
+{
+	long t;
+
+	while ((t = __atomic_load_n(&turn, __ATOMIC_ACQUIRE)) != k * threads + w->thread) {
+		if (t < 0)
+			return 0;
+		__builtin_ia32_pause();	/* QEMU's TCG runs the next vCPU */
+	}
+	return 1;
+}
 
 static long now_ns(void)
 {
@@ -68,21 +102,40 @@ static void *worker_run(void *arg)
 	struct worker *w = arg;
 	long k;
 
+	if (opt.windows) {
+		cpu_set_t cpus;
+
+		CPU_ZERO(&cpus);
+		CPU_SET(w->thread % get_nprocs(), &cpus);
+		if (sched_setaffinity(0, sizeof(cpus), &cpus))
+			w->err = -errno;
+	}
 	pthread_barrier_wait(&start);
 	for (k = 0; k < opt.ops && !w->err; k++) {
 		long t0;
 
 		int err;
 
+		if (lockstep && !my_turn(w, k))
+			break;
 		if (ubench.prepare && (w->err = ubench.prepare(w->thread, k)))
 			break;
 		t0 = now_ns();
+		pmu_count();
 		w->err = ubench.op(w->thread, k);
+		pmu_pause();
 		w->ns[k] = now_ns() - t0;
 		/* also after a failed op: remove what prepare made */
 		if (ubench.finish && (err = ubench.finish(w->thread, k)))
 			w->err = w->err ?: err;
+		if (lockstep && !w->err)
+			__atomic_store_n(&turn, turn + 1, __ATOMIC_RELEASE);
 	}
+	if (lockstep && w->err)
+		__atomic_store_n(&turn, -1, __ATOMIC_RELEASE);
+	pmu_close();
+	w->done = k;
+	w->cpu = sched_getcpu();
 	return NULL;
 }
 
@@ -93,6 +146,7 @@ static int run_once(struct worker *w)
 	int err = 0;
 
 	pthread_barrier_init(&start, NULL, threads);
+	turn = 0;
 	for (t = 0; t < threads; t++) {
 		w[t].thread = t;
 		w[t].err = 0;
@@ -116,12 +170,18 @@ int main(int argc, char **argv)
 	struct param overhead_param = { 0 };
 	char param_text[256];
 	struct worker *w;
-	FILE *raw = NULL;
+	FILE *raw = NULL, *windows = NULL;
 	long overhead, iter, t, k;
 	int err;
 
 	bench_options_parse(&opt, argc, argv, ubench.metric);
 	threads = param_long(&opt, PARAM_threads, 1);
+	lockstep = !strcmp(opt.param.value[PARAM_sched], "lockstep");
+	if (!lockstep && opt.param.value[PARAM_sched][0] && strcmp(opt.param.value[PARAM_sched], "free")) {
+		fprintf(stderr, "%s: sched=%s: lockstep or free\n", ubench.metric,
+			opt.param.value[PARAM_sched]);
+		return 2;
+	}
 	param_csv(&opt.param, param_text, sizeof(param_text));
 	param_set(&overhead_param, PARAM_clock, "monotonic");
 	if (ubench.exit)
@@ -135,6 +195,10 @@ int main(int argc, char **argv)
 		opt.ops = ubench.ops(&opt);
 	if (opt.raw && !(raw = fopen(opt.raw, "a"))) {
 		fprintf(stderr, "%s: cannot open %s: %m\n", ubench.metric, opt.raw);
+		return 1;
+	}
+	if (opt.windows && !(windows = fopen(opt.windows, "a"))) {
+		fprintf(stderr, "%s: cannot open %s: %m\n", ubench.metric, opt.windows);
 		return 1;
 	}
 	w = calloc(threads, sizeof(*w));
@@ -153,6 +217,9 @@ int main(int argc, char **argv)
 		double sum = 0;
 
 		err = run_once(w);
+		for (t = 0; windows && t < threads; t++)
+			fprintf(windows, "%d %ld %ld %s %s\n", w[t].cpu, iter, w[t].done,
+				ubench.metric, param_text);
 		if (err) {
 			fprintf(stderr, "%s %s: repetition %ld: %s\n", ubench.metric,
 				param_text, iter, strerror(-err));
@@ -172,6 +239,10 @@ int main(int argc, char **argv)
 	}
 	if (raw && fclose(raw)) {
 		fprintf(stderr, "%s: writing %s: %m\n", ubench.metric, opt.raw);
+		return 1;
+	}
+	if (windows && fclose(windows)) {
+		fprintf(stderr, "%s: writing %s: %m\n", ubench.metric, opt.windows);
 		return 1;
 	}
 	return 0;

@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcg_pmu: a QEMU TCG plugin that counts, per vCPU and per measured window,
+ * what a PMU would: instructions, loads, stores, and the misses of a cache
+ * model (private L1D and L2 per vCPU, a shared last level); and, with
+ * lines=on, every cache line a window touched, so that the host can tell
+ * which lines two vCPUs share (bench/plugin/pmu_rows.c).
+ *
+ * Windows.  The guest marks them with an 8-byte NOP,
+ * nopl 0xCDEB000T(%rax,%rax,1) (bench/lib/pmu_window.h): T=1 opens the
+ * window on this vCPU (counting starts), 2 pauses it (what lies between
+ * two timed operations is not counted), 3 closes it and writes its record.
+ * Nothing outside a window is counted, but every access of the whole boot
+ * goes through the cache model, so a window starts with the caches the
+ * guest left.
+ *
+ * The cache model: set-associative, LRU, 64-byte lines, physical
+ * addresses, write-allocate, non-inclusive (a miss fills every level), a
+ * store by one vCPU invalidates the line in the other vCPUs' private
+ * levels; device (I/O) accesses and instruction fetches are not modelled.
+ * Defaults: Intel Xeon 5500 (Nehalem-EP): L1D 32 KiB 8-way, L2 256 KiB
+ * 8-way per core, L3 8 MiB 16-way shared (Intel 64 and IA-32
+ * Architectures Optimization Reference Manual), and the load latencies of
+ * Intel's "Performance Analysis Guide for Intel Core i7 Processor and
+ * Intel Xeon 5500 processors": L2 hit ~10 cycles, L3 hit ~40, local DRAM
+ * ~60 ns, 176 cycles at 2.93 GHz.  The record carries the raw counts;
+ * pmu_rows adds model_cycles = insns + L2 hits x 10 + L3 hits x 40 + L3
+ * misses x 176 from the latencies this file prints in its header.
+ *
+ * Transfers: an access in a window to a line that another vCPU wrote in
+ * one of its windows since this vCPU last touched it (a HITM on a real
+ * machine).  They depend
+ * on how QEMU interleaves the vCPUs; the set of lines two vCPUs share does
+ * not, and pmu_rows computes it from the lines=on records.
+ *
+ * Arguments: out=FILE (required), lines=on|off, l1d=BYTES/WAYS,
+ * l2=BYTES/WAYS, llc=BYTES/WAYS, lat=L2,L3,MEM (cycles).
+ * Output, one record per line:
+ *   # tcg_pmu 1 vcpus V l1d B/W l2 B/W llc B/W lat L2,L3,MEM
+ *   W vcpu seq insns loads stores l1d_misses l2_misses llc_misses transfers
+ *   L vcpu seq phys_line vaddr store_pc load_pc reads writes  (lines=on,
+ *     after its W; the instructions of the window's first store and first
+ *     load to the line, 0 for none)
+ * seq counts the closed windows of that vCPU from 0.
+ *
+ * The plugin API below is declared from QEMU's documented plugin API,
+ * version 1, which QEMU 7.2 implements; the plugin refuses any other.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- the QEMU plugin API, version 1 (the subset used here) --- */
+#define QEMU_PLUGIN_EXPORT __attribute__((visibility("default")))
+typedef uint64_t qemu_plugin_id_t;
+typedef uint32_t qemu_plugin_meminfo_t;
+typedef struct {
+	const char *target_name;
+	struct {
+		int min;
+		int cur;
+	} version;
+	bool system_emulation;
+	union {
+		struct {
+			int smp_vcpus;
+			int max_vcpus;
+		} system;
+	};
+} qemu_info_t;
+struct qemu_plugin_tb;
+struct qemu_plugin_insn;
+struct qemu_plugin_hwaddr;
+enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS };
+enum qemu_plugin_mem_rw { QEMU_PLUGIN_MEM_R = 1, QEMU_PLUGIN_MEM_W, QEMU_PLUGIN_MEM_RW };
+typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu, void *udata);
+typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu, qemu_plugin_meminfo_t info,
+					  uint64_t vaddr, void *udata);
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *udata);
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin_vcpu_udata_cb_t cb,
+					  enum qemu_plugin_cb_flags flags, void *udata);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
+					    qemu_plugin_vcpu_udata_cb_t cb,
+					    enum qemu_plugin_cb_flags flags, void *udata);
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
+				      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
+				      void *udata);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
+unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
+struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info, uint64_t vaddr);
+bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *hwaddr);
+uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *hwaddr);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *udata);
+#define PLUGIN_API_VERSION 1
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
+/* --- end of the API --- */
+
+#define LINE_SHIFT 6
+#define MAX_VCPUS 64		/* a vCPU is a bit of a uint64_t mask */
+#define MARK_OPEN 1
+#define MARK_PAUSE 2
+#define MARK_CLOSE 3
+
+struct cache {
+	unsigned int sets, ways;
+	uint64_t *tag;		/* line number + 1; 0 is an empty way */
+	uint64_t *used;		/* LRU: the tick of the last access */
+	uint64_t tick;
+};
+
+/* A line a window touched (lines=on): open addressing, grown at 1/2. */
+struct line_use {
+	uint64_t line, vaddr;
+	uint64_t store_pc, load_pc;	/* the instructions of the first store, load */
+	uint64_t reads, writes;
+};
+
+struct line_set {
+	struct line_use *slot;
+	size_t size, used;
+};
+
+enum { INSNS, LOADS, STORES, L1D_MISSES, L2_MISSES, LLC_MISSES, TRANSFERS, NCOUNT };
+
+struct vcpu {
+	struct cache l1d, l2;
+	bool counting;		/* between an open and a pause or close */
+	bool open;		/* opened and not yet closed */
+	uint64_t seq;
+	uint64_t count[NCOUNT];
+	struct line_set lines;
+};
+
+/* Who wrote a line last, and which vCPUs touched it since (transfers). */
+struct line_owner {
+	uint64_t line;		/* + 1; 0 is an empty slot */
+	int writer;
+	uint64_t seen;
+};
+
+static struct {
+	FILE *out;
+	bool lines;
+	unsigned int nvcpus;
+	struct vcpu *vcpu;
+	struct cache llc;
+	unsigned long l1d_bytes, l1d_ways, l2_bytes, l2_ways, llc_bytes, llc_ways;
+	unsigned long lat_l2, lat_llc, lat_mem;
+	struct line_owner *owner;
+	size_t owner_size, owner_used;
+	/* One lock for the model: vCPUs invalidate each other's lines, and
+	 * with thread=multi they run at once. */
+	pthread_mutex_t lock;
+} pmu = {
+	.l1d_bytes = 32768, .l1d_ways = 8,
+	.l2_bytes = 262144, .l2_ways = 8,
+	.llc_bytes = 8388608, .llc_ways = 16,
+	.lat_l2 = 10, .lat_llc = 40, .lat_mem = 176,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+static void die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "tcg_pmu: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void *zalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		die("out of memory%s", "");
+	return p;
+}
+
+static void cache_init(struct cache *c, unsigned long bytes, unsigned long ways)
+{
+	unsigned long lines = bytes >> LINE_SHIFT;
+
+	if (!ways || !lines || lines % ways)
+		die("a cache of %s: the lines must fill whole sets", "this size and ways");
+	c->ways = ways;
+	c->sets = lines / ways;
+	c->tag = zalloc(lines, sizeof(*c->tag));
+	c->used = zalloc(lines, sizeof(*c->used));
+}
+
+/* Looks the line up, fills it on a miss (evicting the least recently
+ * used way); true on a hit. */
+static bool cache_access(struct cache *c, uint64_t line)
+{
+	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
+	uint64_t *used = c->used + (line % c->sets) * c->ways;
+	unsigned int w, victim = 0;
+
+	c->tick++;
+	for (w = 0; w < c->ways; w++) {
+		if (tag[w] == line + 1) {
+			used[w] = c->tick;
+			return true;
+		}
+		if (used[w] < used[victim])
+			victim = w;
+	}
+	tag[victim] = line + 1;
+	used[victim] = c->tick;
+	return false;
+}
+
+static void cache_invalidate(struct cache *c, uint64_t line)
+{
+	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
+	unsigned int w;
+
+	for (w = 0; w < c->ways; w++)
+		if (tag[w] == line + 1)
+			tag[w] = 0;
+}
+
+static uint64_t hash(uint64_t line)
+{
+	return line * 0x9e3779b97f4a7c15ULL;
+}
+
+static struct line_use *line_set_get(struct line_set *s, uint64_t line)
+{
+	size_t i;
+
+	if (2 * (s->used + 1) > s->size) {
+		struct line_set grown = { .size = s->size ? 2 * s->size : 1024 };
+		size_t j;
+
+		grown.slot = zalloc(grown.size, sizeof(*grown.slot));
+		for (j = 0; j < s->size; j++)
+			if (s->slot[j].reads || s->slot[j].writes)
+				*line_set_get(&grown, s->slot[j].line) = s->slot[j];
+		free(s->slot);
+		grown.used = s->used;
+		*s = grown;
+	}
+	for (i = hash(line) & (s->size - 1);; i = (i + 1) & (s->size - 1)) {
+		struct line_use *u = &s->slot[i];
+
+		if (!u->reads && !u->writes) {
+			u->line = line;
+			s->used++;
+			return u;
+		}
+		if (u->line == line)
+			return u;
+	}
+}
+
+static struct line_owner *owner_get(uint64_t line)
+{
+	size_t i;
+
+	if (2 * (pmu.owner_used + 1) > pmu.owner_size) {
+		struct line_owner *old = pmu.owner;
+		size_t j, old_size = pmu.owner_size;
+
+		pmu.owner_size = old_size ? 2 * old_size : 65536;
+		pmu.owner = zalloc(pmu.owner_size, sizeof(*pmu.owner));
+		pmu.owner_used = 0;
+		for (j = 0; j < old_size; j++)
+			if (old[j].line)
+				*owner_get(old[j].line - 1) = old[j];
+		free(old);
+	}
+	for (i = hash(line) & (pmu.owner_size - 1);; i = (i + 1) & (pmu.owner_size - 1)) {
+		struct line_owner *o = &pmu.owner[i];
+
+		if (!o->line) {
+			o->line = line + 1;
+			o->writer = -1;
+			pmu.owner_used++;
+			return o;
+		}
+		if (o->line == line + 1)
+			return o;
+	}
+}
+
+static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint64_t pc,
+			bool store)
+{
+	struct vcpu *v = &pmu.vcpu[index];
+	bool l1_hit, l2_hit = true, llc_hit = true;
+	unsigned int i;
+
+	l1_hit = cache_access(&v->l1d, line);
+	if (!l1_hit) {
+		l2_hit = cache_access(&v->l2, line);
+		if (!l2_hit)
+			llc_hit = cache_access(&pmu.llc, line);
+	}
+	if (store)
+		for (i = 0; i < pmu.nvcpus; i++)
+			if (i != index) {
+				cache_invalidate(&pmu.vcpu[i].l1d, line);
+				cache_invalidate(&pmu.vcpu[i].l2, line);
+			}
+	if (!v->counting)
+		return;
+	v->count[L1D_MISSES] += !l1_hit;
+	v->count[L2_MISSES] += !l2_hit;
+	v->count[LLC_MISSES] += !llc_hit;
+	if (pmu.nvcpus > 1) {
+		struct line_owner *o = owner_get(line);
+
+		if (o->writer >= 0 && o->writer != (int)index && !(o->seen & (1ULL << index)))
+			v->count[TRANSFERS]++;
+		if (store) {
+			o->writer = index;
+			o->seen = 1ULL << index;
+		} else {
+			o->seen |= 1ULL << index;
+		}
+	}
+	if (pmu.lines) {
+		struct line_use *u = line_set_get(&v->lines, line);
+
+		if (!u->reads && !u->writes)
+			u->vaddr = vaddr;
+		if (store && !u->writes++)
+			u->store_pc = pc;
+		if (!store && !u->reads++)
+			u->load_pc = pc;
+	}
+}
+
+static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+	uint64_t size = 1ULL << qemu_plugin_mem_size_shift(info);
+	bool store = qemu_plugin_mem_is_store(info);
+	uint64_t addr, first, last, line;
+	struct vcpu *v;
+
+	if (hw && qemu_plugin_hwaddr_is_io(hw))
+		return;
+	addr = hw ? qemu_plugin_hwaddr_phys_addr(hw) : vaddr;
+	first = addr >> LINE_SHIFT;
+	last = (addr + size - 1) >> LINE_SHIFT;
+	pthread_mutex_lock(&pmu.lock);
+	v = &pmu.vcpu[index];
+	if (v->counting)
+		v->count[store ? STORES : LOADS]++;
+	for (line = first; line <= last; line++)
+		access_line(index, line, vaddr + ((line - first) << LINE_SHIFT), (uintptr_t)udata,
+			    store);
+	pthread_mutex_unlock(&pmu.lock);
+}
+
+/* Instructions: a block's count when it starts; one by one in a block
+ * that holds a marker, so that the marker splits it exactly. */
+static void on_tb(unsigned int index, void *udata)
+{
+	struct vcpu *v = &pmu.vcpu[index];
+
+	if (v->counting)
+		v->count[INSNS] += (uintptr_t)udata;
+}
+
+static void write_window(unsigned int index)
+{
+	struct vcpu *v = &pmu.vcpu[index];
+	size_t i;
+
+	fprintf(pmu.out, "W %u %" PRIu64, index, v->seq);
+	for (i = 0; i < NCOUNT; i++)
+		fprintf(pmu.out, " %" PRIu64, v->count[i]);
+	fputc('\n', pmu.out);
+	for (i = 0; i < v->lines.size; i++) {
+		struct line_use *u = &v->lines.slot[i];
+
+		if (u->reads || u->writes)
+			fprintf(pmu.out, "L %u %" PRIu64 " %#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %#" PRIx64
+				" %" PRIu64 " %" PRIu64 "\n", index, v->seq, u->line << LINE_SHIFT,
+				u->vaddr, u->store_pc, u->load_pc, u->reads, u->writes);
+	}
+	if (v->lines.used)
+		memset(v->lines.slot, 0, v->lines.size * sizeof(*v->lines.slot));
+	v->lines.used = 0;
+	memset(v->count, 0, sizeof(v->count));
+	v->seq++;
+}
+
+static void on_marker(unsigned int index, void *udata)
+{
+	struct vcpu *v = &pmu.vcpu[index];
+
+	pthread_mutex_lock(&pmu.lock);
+	switch ((uintptr_t)udata) {
+	case MARK_OPEN:
+		v->counting = v->open = true;
+		break;
+	case MARK_PAUSE:
+		v->counting = false;
+		break;
+	case MARK_CLOSE:
+		/* a close without an open (a window begun before the plugin
+		 * could see it) writes nothing */
+		if (v->open)
+			write_window(index);
+		v->counting = v->open = false;
+		break;
+	}
+	pthread_mutex_unlock(&pmu.lock);
+}
+
+/* The marker's tag, or 0: 0f 1f 84 00 T 00 eb cd is nopl 0xCDEB00T(%rax,%rax,1). */
+static unsigned int marker_tag(const struct qemu_plugin_insn *insn)
+{
+	static const uint8_t head[4] = { 0x0f, 0x1f, 0x84, 0x00 };
+	const uint8_t *b = qemu_plugin_insn_data(insn);
+
+	if (qemu_plugin_insn_size(insn) != 8 || memcmp(b, head, 4) || b[5] || b[6] != 0xeb ||
+	    b[7] != 0xcd || b[4] < MARK_OPEN || b[4] > MARK_CLOSE)
+		return 0;
+	return b[4];
+}
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t i, n = qemu_plugin_tb_n_insns(tb);
+	bool marked = false;
+
+	(void)id;
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW,
+						 (void *)(uintptr_t)qemu_plugin_insn_vaddr(insn));
+		marked |= marker_tag(insn) != 0;
+	}
+	if (!marked) {
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb, QEMU_PLUGIN_CB_NO_REGS,
+						     (void *)(uintptr_t)n);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		unsigned int tag = marker_tag(insn);
+
+		if (tag)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker, QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)tag);
+		else
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_tb, QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)1);
+	}
+}
+
+static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
+{
+	unsigned int i;
+
+	(void)id;
+	(void)udata;
+	pthread_mutex_lock(&pmu.lock);
+	for (i = 0; i < pmu.nvcpus; i++)
+		if (pmu.vcpu[i].open)
+			fprintf(pmu.out, "# vcpu %u: a window left open at exit, not written\n", i);
+	if (fclose(pmu.out))
+		fprintf(stderr, "tcg_pmu: writing the output: %s\n", strerror(errno));
+	pmu.out = NULL;
+	pthread_mutex_unlock(&pmu.lock);
+}
+
+/* "BYTES/WAYS" */
+static void parse_geometry(const char *arg, const char *val, unsigned long *bytes,
+			   unsigned long *ways)
+{
+	char *end;
+
+	*bytes = strtoul(val, &end, 10);
+	if (*end != '/' || !*bytes)
+		die("%s: expected BYTES/WAYS", arg);
+	*ways = strtoul(end + 1, &end, 10);
+	if (*end || !*ways)
+		die("%s: expected BYTES/WAYS", arg);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	const char *out = NULL;
+	unsigned int i;
+	int a;
+
+	if (info->version.cur < PLUGIN_API_VERSION || info->version.min > PLUGIN_API_VERSION) {
+		fprintf(stderr, "tcg_pmu: built for the QEMU plugin API version %d; this QEMU offers versions %d to %d\n",
+			PLUGIN_API_VERSION, info->version.min, info->version.cur);
+		return -1;
+	}
+	if (!info->system_emulation || strcmp(info->target_name, "x86_64"))
+		die("runs in qemu-system-x86_64 only, not in %s", info->target_name);
+	for (a = 0; a < argc; a++) {
+		char *arg = argv[a], *val = strchr(arg, '=');
+
+		if (!val)
+			die("argument %s: expected NAME=VALUE", arg);
+		*val++ = '\0';
+		if (!strcmp(arg, "out")) {
+			out = val;
+		} else if (!strcmp(arg, "lines")) {
+			if (strcmp(val, "on") && strcmp(val, "off"))
+				die("lines=%s: on or off", val);
+			pmu.lines = !strcmp(val, "on");
+		} else if (!strcmp(arg, "l1d")) {
+			parse_geometry(arg, val, &pmu.l1d_bytes, &pmu.l1d_ways);
+		} else if (!strcmp(arg, "l2")) {
+			parse_geometry(arg, val, &pmu.l2_bytes, &pmu.l2_ways);
+		} else if (!strcmp(arg, "llc")) {
+			parse_geometry(arg, val, &pmu.llc_bytes, &pmu.llc_ways);
+		} else if (!strcmp(arg, "lat")) {
+			if (sscanf(val, "%lu,%lu,%lu", &pmu.lat_l2, &pmu.lat_llc, &pmu.lat_mem) != 3)
+				die("lat=%s: expected L2,L3,MEM cycles", val);
+		} else {
+			die("unknown argument %s (out, lines, l1d, l2, llc, lat)", arg);
+		}
+	}
+	if (!out)
+		die("out=FILE is required%s", "");
+	pmu.nvcpus = info->system.max_vcpus;
+	if (pmu.nvcpus < 1 || pmu.nvcpus > MAX_VCPUS)
+		die("between 1 and 64 vCPUs%s", "");
+	pmu.out = fopen(out, "w");
+	if (!pmu.out)
+		die("cannot write %s", out);
+	pmu.vcpu = zalloc(pmu.nvcpus, sizeof(*pmu.vcpu));
+	for (i = 0; i < pmu.nvcpus; i++) {
+		cache_init(&pmu.vcpu[i].l1d, pmu.l1d_bytes, pmu.l1d_ways);
+		cache_init(&pmu.vcpu[i].l2, pmu.l2_bytes, pmu.l2_ways);
+	}
+	cache_init(&pmu.llc, pmu.llc_bytes, pmu.llc_ways);
+	fprintf(pmu.out, "# tcg_pmu %d vcpus %u l1d %lu/%lu l2 %lu/%lu llc %lu/%lu lat %lu,%lu,%lu\n",
+		PLUGIN_API_VERSION, pmu.nvcpus, pmu.l1d_bytes, pmu.l1d_ways, pmu.l2_bytes,
+		pmu.l2_ways, pmu.llc_bytes, pmu.llc_ways, pmu.lat_l2, pmu.lat_llc, pmu.lat_mem);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
+	return 0;
+}
