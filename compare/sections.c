@@ -162,12 +162,14 @@ static double median_of_boots(const struct group *g)
 	return m;
 }
 
-/* Slab bytes per cdev that cdev_add() kept, by allocation site: the
- * median over boots of cdev_mem.bt's mem_traced_site_bytes_per_cdev. */
+/* A named part of a variant's figure: slab bytes per cdev that
+ * cdev_add() kept by allocation site (the median over boots of
+ * cdev_mem.bt's mem_traced_site_bytes_per_cdev), or a shared cache line's
+ * share per operation. */
 struct site {
 	const char *variant;
 	char name[64];
-	double bytes;
+	double value;
 };
 
 static struct site *sites;
@@ -190,7 +192,7 @@ static int read_sites(void)
 		sites = xrealloc(sites, (nsites + 1) * sizeof(*sites));
 		sites[nsites].variant = g->variant;
 		param_value(g->param, "site", sites[nsites].name, sizeof(sites[0].name));
-		sites[nsites++].bytes = median_of_boots(g);
+		sites[nsites++].value = median_of_boots(g);
 	}
 	complete = nsites > 0;
 	for (i = 0; i < in->nvariants; i++) {
@@ -205,7 +207,7 @@ static int cmp_site(const void *a, const void *b)
 {
 	const struct site *x = a, *y = b;
 
-	return (y->bytes > x->bytes) - (y->bytes < x->bytes);
+	return (y->value > x->value) - (y->value < x->value);
 }
 
 void print_memory_sites(int md)
@@ -226,7 +228,7 @@ void print_memory_sites(int md)
 				v[n++] = sites[j];
 		qsort(v, n, sizeof(*v), cmp_site);
 		for (j = 0; j < n; j++)
-			printf("  %-16s %-36s %8.1f\n", v[j].variant, v[j].name, v[j].bytes);
+			printf("  %-16s %-36s %8.1f\n", v[j].variant, v[j].name, v[j].value);
 		free(v);
 	}
 	printf(md ? "```\n\n" : "\n");
@@ -260,7 +262,7 @@ void print_sites_matrix(void)
 			for (k = 0; k < nsites; k++)
 				if (!strcmp(sites[k].variant, in->variants[i]) &&
 				    !strcmp(sites[k].name, sites[j].name))
-					b = sites[k].bytes;
+					b = sites[k].value;
 			printf(" %.1f", b);
 		}
 		printf("\n");
@@ -539,9 +541,10 @@ void print_known_failures(FILE *out)
  * and the largest lines by name (bench/plugin/pmu_rows.c). */
 void print_shared_lines(int md)
 {
-	char bench[48], threads[48], site[48], param[160], vcpus[16], inter[16];
+	char bench[48], threads[48], param[160], vcpus[16], inter[16];
 	const struct group *total, *free_run;
-	size_t i, j;
+	struct site *lines = NULL;	/* a line's name and its share per op */
+	size_t i, j, n;
 	int any = 0;
 
 	for (i = 0; i < in->ngroups && !any; i++)
@@ -567,6 +570,7 @@ void print_shared_lines(int md)
 		total = g;
 		printf("  %-16s %s threads=%s: %.1f lines/op, %.2f transfers/op\n", g->variant,
 		       bench, threads, median_of_boots(total), median_of_boots(free_run));
+		n = 0;
 		for (j = 0; j < in->ngroups; j++) {
 			const struct group *l = &in->groups[j];
 			char b2[48], t2[48];
@@ -575,9 +579,16 @@ void print_shared_lines(int md)
 			    strcmp(param_value(l->param, "bench", b2, sizeof(b2)), bench) ||
 			    strcmp(param_value(l->param, "threads", t2, sizeof(t2)), threads))
 				continue;
-			param_value(l->param, "site", site, sizeof(site));
-			printf("    %-46s %5.2f\n", site, median_of_boots(l));
+			lines = xrealloc(lines, (n + 1) * sizeof(*lines));
+			lines[n].variant = l->variant;
+			param_value(l->param, "site", lines[n].name, sizeof(lines[n].name));
+			lines[n++].value = median_of_boots(l);
 		}
+		if (n)
+			qsort(lines, n, sizeof(*lines), cmp_site);
+		for (j = 0; j < n; j++)
+			printf("    %-46s %5.2f\n", lines[j].name, lines[j].value);
 	}
+	free(lines);
 	printf(md ? "```\n\n" : "\n");
 }

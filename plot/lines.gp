@@ -6,8 +6,9 @@
 #
 # gnuplot -e "data='d.dat'; panels='cdev_add_ns cdev_del_ns';
 #             variants='stock sysfs-cdev'; xlabel='N (cdevs registered)';
-#             ylabel='ns per operation (median of boots, range)'; logx=1; out='x';
-#             title='...'" lines.gp
+#             ylabel='ns per operation (median of boots, range)'; logx=1;
+#             logy='1 1'; out='x'; title='...'" lines.gp
+# logy: per panel, 1 for a log y axis (0 where a panel has zeros).
 # data: for each panel (in order) and each variant (in order) a block of
 #       "x y y_low y_high" lines, blocks separated by two blank lines.
 # Writes out.png and out.svg.
@@ -26,7 +27,7 @@ do for [fmt in "png svg"] {
 	do for [m = 1:np] {
 		set title word(panels, m) noenhanced
 		if (logx) { set logscale x } else { unset logscale x; set xtics 1 }
-		set logscale y
+		if (word(logy, m) eq "1") { set logscale y; set autoscale y } else { unset logscale y; set yrange [0:*] }
 		set xlabel xlabel
 		set ylabel ylabel
 		set key top left noenhanced

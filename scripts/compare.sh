@@ -64,14 +64,17 @@ series_blocks() {
 # variant's median and range of boots against XCOLUMN (plot/lines.gp), a
 # panel per spec.
 plot_lines() {
-	local out=$1 xlabel=$2 logx=$3 xcol=$4 spec panels=() panel metric cond unit
+	local out=$1 xlabel=$2 logx=$3 xcol=$4 spec panels=() logy=() panel metric cond unit blocks
 	shift 4
 	: > "$report/$out.dat"
 	for spec in "$@"; do
 		IFS='|' read -r panel metric cond <<< "$spec"
 		[ -n "$(series_query "metric=$metric,$cond" metric)" ] || continue
 		panels+=("$panel")
-		series_blocks "$metric" "$xcol" "$cond" >> "$report/$out.dat"
+		blocks=$(series_blocks "$metric" "$xcol" "$cond")
+		printf '%s\n\n\n' "$blocks" >> "$report/$out.dat"
+		# a log y axis unless a panel has zeros (no LLC misses, say)
+		logy+=("$(awk 'NF == 4 && $2 != "NaN" && ($2 <= 0 || $3 <= 0) { z = 1 } END { print !z }' <<< "$blocks")")
 	done
 	if [ ${#panels[@]} -eq 0 ]; then
 		plots+=("skipped $out: no ${*%%|*} in this run")
@@ -81,7 +84,7 @@ plot_lines() {
 	# two lines, as long as the panel is high
 	unit=$(series_query "metric=$metric" unit | sort -u)
 	[ "$unit" != ns ] || unit="ns per operation$ns_unit"
-	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel=\"$unit\\n(median of boots, range)\"; logx=$logx; out='$report/$out'; title='$title'" \
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel=\"$unit\\n(median of boots, range)\"; logx=$logx; logy='${logy[*]}'; out='$report/$out'; title='$title'" \
 		"$RIG_ROOT/plot/lines.gp"
 	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
 }

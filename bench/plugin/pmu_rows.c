@@ -28,7 +28,7 @@
  *     slower the host runs the guest).  It reads which vCPU touched which
  *     line how often, never in what order; in lockstep no operation waits
  *     on another inside its window: QEMU's interleaving changes neither.
- *     The eight largest lines, each per operation, as shared_line_per_op
+ *     The sixteen largest lines, each per operation, as shared_line_per_op
  *     with their name in site.  Threads free (sched=free):
  *     transfers_per_op, which the interleaving does change.
  *
@@ -45,7 +45,7 @@
 #include <string.h>
 #include "results.h"
 
-#define TOP_LINES 8
+#define TOP_LINES 16
 
 enum { INSNS, LOADS, STORES, L1D, L2, LLC, TRANSFERS, NCOUNT };
 
@@ -380,7 +380,7 @@ static void share_group(struct window **g, size_t n)
 	struct shared *s = NULL;
 	size_t i, j, k, ns = 0;
 	double ops = 0, total = 0, transfers = 0;
-	char site[48];
+	char site[48], sites[TOP_LINES][48];
 
 	if (param_parse(&p, g[0]->param))
 		die("param %s of %s", g[0]->param, g[0]->metric);
@@ -431,7 +431,16 @@ static void share_group(struct window **g, size_t n)
 	row("shared_lines_per_op", g[0], NULL, total, 3, "count");
 	qsort(s, ns, sizeof(*s), cmp_shared);
 	for (k = 0; k < ns && k < TOP_LINES && s[k].per_op >= 0.01; k++) {
-		line_site(&s[k].line, site, sizeof(site));
+		size_t same = 0;
+
+		line_site(&s[k].line, sites[k], sizeof(sites[k]));
+		for (j = 0; j < k; j++)
+			same += !strcmp(sites[j], sites[k]);
+		/* two locks in the heap taken by one function: two sites */
+		if (same)
+			snprintf(site, sizeof(site), "%.42s#%zu", sites[k], same + 1);
+		else
+			snprintf(site, sizeof(site), "%.47s", sites[k]);
 		row("shared_line_per_op", g[0], site, s[k].per_op, 3, "count");
 	}
 	free(s);

@@ -1,0 +1,86 @@
+# shellcheck shell=bash
+# The TCG plugin's pass end to end (bench/plugin/): make bench QUICK=1 on
+# stock and cdev-open-scale, one timing boot each, no fault boots, and the
+# plugin's two boots per variant.  Checked against what the cache
+# geometry and the code predict, not against recorded numbers:
+# - pchase (a lap over one buffer, the lines in one random cycle): per
+#   step of a lap 0 misses where the buffer fits a level (16 KiB in the
+#   32 KiB L1D), 1 where it does not (1 MiB past L1D and L2, not the 8 MiB
+#   LLC; 64 MiB past all), within 5%;
+# - the plugin's instructions against the guest's icount time of the same
+#   windows: within 1%;
+# - pingpong (one line two threads write in turn): 1 shared line and 1
+#   transfer per operation, within 5%;
+# - the shared lines do not depend on how QEMU interleaves the vCPUs:
+#   stock's share boot again with a thread per vCPU (PMU_INTERLEAVE=multi,
+#   as many vCPUs as threads: more would wait for this host's cores) gives
+#   the same figures as the run's round robin, within 5%;
+# - stock's cached opens share cdev_lock, which cdev-open-scale removes.
+. "$(dirname "$0")/lib.sh"
+
+results=build/test-results-pmu
+rm -rf "$results"
+make --no-print-directory bench QUICK=1 MODE=icount BOOTS=1 FAULTS=0 PMU=1 \
+	VARIANTS="stock cdev-open-scale" RESULTS_DIR="$results"
+run=$(readlink -f "$results/latest")
+samples=$run/samples.csv
+
+# value_rows METRIC PARAM: the values of every repetition's row.
+value_rows() {
+	grep -F ",$1,\"$2\"," "$samples" | grep '^stock,' | awk -F, '{ print $(NF - 1) }'
+}
+
+# within VALUE WANT TOLERANCE: |VALUE - WANT| <= TOLERANCE.
+within() { awk -v v="$1" -v w="$2" -v t="$3" 'BEGIN { d = v - w; exit !(d <= t && -d <= t) }'; }
+
+for spec in 16:0:0:0 1024:1:1:0 65536:1:1:1; do
+	IFS=: read -r kib l1 l2 llc <<< "$spec"
+	steps=$((kib * 16))
+	for level in l1d:$l1 l2:$l2 llc:$llc; do
+		values=$(value_rows "${level%:*}_misses_per_op" "bench=pchase,kib=$kib")
+		[ -n "$values" ] || fail "no ${level%:*} misses for pchase kib=$kib"
+		for v in $values; do
+			within "$(awk -v v="$v" -v s="$steps" 'BEGIN { print v / s }')" "${level#*:}" 0.05 ||
+				fail "pchase kib=$kib: ${level%:*} misses $v per lap of $steps lines, want ${level#*:} per line"
+		done
+	done
+done
+echo "calibration: misses per step of a lap as the cache geometry predicts"
+
+gaps=$(grep ',insns_icount_gap_pct,' "$samples" | awk -F, '{ print $(NF - 1) }')
+[ "$(wc -w <<< "$gaps")" -ge 10 ] || fail "too few insns_icount_gap_pct rows"
+for g in $gaps; do within "$g" 0 1 || fail "the plugin's instructions are $g% off the icount time"; done
+echo "instructions: within 1% of the icount time of the same windows"
+
+for v in $(value_rows shared_lines_per_op "bench=pingpong,threads=2,sched=lockstep") \
+	$(value_rows transfers_per_op "bench=pingpong,threads=2,sched=free"); do
+	within "$v" 1 0.05 || fail "pingpong: $v shared lines or transfers per op, want 1"
+done
+echo "calibration: pingpong shares one line and moves it once per operation"
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+multi=$(mktemp -d)/share-1
+trap 'rm -rf "$(dirname "$multi")"' EXIT
+mkdir -p "$multi"
+(export QUICK=1 PMU_INTERLEAVE=multi PMU_VCPUS=2 && . scripts/lib.sh &&
+	write_suite_env stock stock "$multi" share &&
+	scripts/boot.sh stock "$multi" share) || fail "the share boot with PMU_INTERLEAVE=multi failed"
+build/bin/pmu_rows stock 1 "$multi" > "$multi/rows.csv"
+for p in bench=pingpong,threads=2,sched=lockstep bench=open_cached,threads=2,sched=lockstep; do
+	single=$(value_rows shared_lines_per_op "$p" | median)
+	other=$(grep -F ",shared_lines_per_op,\"$p\"," "$multi/rows.csv" | awk -F, '{ print $(NF - 1) }' | median)
+	[ -n "$single" ] && [ -n "$other" ] || fail "$p: no shared lines in one of the interleavings"
+	within "$other" "$single" "$(awk -v s="$single" 'BEGIN { print s * 0.05 }')" ||
+		fail "$p: $single shared lines per op round robin, $other with a thread per vCPU"
+	echo "$p: $single shared lines per op round robin, $other with a thread per vCPU"
+done
+
+grep -qE '^stock,1,shared_line_per_op,"bench=open_cached,threads=2,sched=lockstep,site=cdev_lock\+0",0,1\.000,count$' \
+	"$samples" || fail "stock's cached opens do not share cdev_lock"
+! grep -q '^cdev-open-scale,1,shared_line_per_op,.*site=cdev_lock+' "$samples" ||
+	fail "cdev-open-scale's cached opens share cdev_lock"
+grep -q '^Shared cache lines' "$run/report/report.txt" || fail "the report has no shared-lines section"
+for plot in cache_misses model_cycles shared_lines; do
+	[ -s "$run/report/$plot.png" ] || fail "no $plot plot"
+done
+echo "the report: shared lines by name, cdev_lock on stock only; misses and sharing plotted"
