@@ -160,15 +160,16 @@ build_kernel() {
 # The rig's module, against this variant's build tree.  Sources are copied
 # (mtimes kept) so that each variant keeps its own objects; those of a
 # file no longer in bench/module/ go first, as Kbuild builds every
-# bench_*.c it finds.  The benchmark declarations go along: the harness
-# lists its in-kernel benchmarks from them.
+# bench_*.c it finds.  The benchmark declarations go along (the harness
+# lists its in-kernel benchmarks from them), and the TCG plugin's window
+# marker.
 build_module() {
 	local mod
 	mod=$(module_dir "$variant" "$flavour")
 	mkdir -p "$mod"
 	rm -f "$mod"/*.[ch]
 	cp -p "$RIG_ROOT"/bench/module/Kbuild "$RIG_ROOT"/bench/module/*.[ch] \
-		"$RIG_ROOT"/bench/benchmarks.def "$mod/"
+		"$RIG_ROOT"/bench/benchmarks.def "$RIG_ROOT"/bench/lib/pmu_window.h "$mod/"
 	if ! make -C "$obj" M="$mod" CC="ccache gcc" modules > "$mod/build.log" 2>&1; then
 		cat "$mod/build.log" >&2
 		die "variant $name: module build failed"

@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include "cdevbench.h"
 #include "cdev_set.h"
+#include "pmu_window.h"
 
 static const struct file_operations bench_register_fops = {
 	.owner = THIS_MODULE,
@@ -27,10 +28,13 @@ static int bench_register_once(struct bench_run *run, int iter)
 	err = cdev_set_alloc(&set, p->n, p->majors, p->minors);
 	if (err)
 		return err;
+	/* the TCG plugin's windows: one of the adds, one of the removals */
 	while (set.added < set.n) {
 		u64 t0 = ktime_get_ns();
 
+		pmu_count();
 		err = cdev_set_add_next(&set, &bench_register_fops);
+		pmu_pause();
 		if (err)
 			break;
 		bench_sample(run, "cdev_add_ns", ktime_get_ns() - t0);
@@ -40,12 +44,16 @@ static int bench_register_once(struct bench_run *run, int iter)
 		}
 		cond_resched();
 	}
+	pmu_close();
 	while (set.removed < set.added) {
 		u64 t0 = ktime_get_ns();
 
+		pmu_count();
 		cdev_set_del_next(&set);
+		pmu_pause();
 		bench_sample(run, "cdev_del_ns", ktime_get_ns() - t0);
 	}
+	pmu_close();
 	cdev_set_free(&set);
 	bench_settle(run);
 	return err;
