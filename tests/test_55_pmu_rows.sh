@@ -2,10 +2,12 @@
 # The plugin's records to rows (bench/plugin/pmu_rows.c) on records made
 # here, whose counts are known: per-operation division, model cycles from
 # the header's latencies, the shared-lines rule (a line one vCPU writes in
-# half its operations and another touches as often; not one written once,
-# nor one the other touches once), naming by data symbol or writing
-# function, and the refusals: windows the guest and the plugin count
-# differently.  And the plugin itself refuses arguments it does not know.
+# half its operations and another touches in half its own; not one
+# written once, nor one the other touches once, nor one written many
+# times in one operation), naming by data symbol or writing function, and
+# the refusals: windows or operations the guest and the plugin count
+# differently, records of another format.  And the plugin itself refuses
+# arguments it does not know.
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
@@ -17,9 +19,9 @@ rows=build/bin/pmu_rows
 # 100 + (2-1) x 10 + (1-0.4) x 40 + 0.4 x 176 = 204.4.
 mkdir "$tmp/pmu"
 cat > "$tmp/pmu/pmu.txt" <<'END'
-# tcg_pmu 1 vcpus 1 l1d 32768/8 l2 262144/8 llc 8388608/16 lat 10,40,176
-W 0 0 999 1 1 9 9 9 0
-W 0 1 1000 300 200 20 10 4 0
+# tcg_pmu 2 vcpus 1 l1d 32768/8 l2 262144/8 llc 8388608/16 lat 10,40,176
+W 0 0 1 999 1 1 9 9 9 0
+W 0 1 10 1000 300 200 20 10 4 0
 END
 printf '0 -1 1 x_ns n=1\n0 0 10 x_ns n=1\n' > "$tmp/pmu/windows.txt"
 printf 'variant,boot,metric,param,iter,value,unit\nv,1,x_ns,n=1,0,101,ns\n' > "$tmp/pmu/pmu-timing.csv"
@@ -38,19 +40,23 @@ echo "one vCPU: per-operation counts, model cycles, the gap to icount"
 # operation (shared), B written by vCPU 0 once (no), C written by vCPU 0
 # at every operation and read by vCPU 1 once (no), D written by vCPU 1 at
 # every operation and read by vCPU 0 at every other (shared, for vCPU 1
-# only).  Lines per op: (4 + 4 for A, 4 for D) / 8 = 1.5.
+# only), E written 20 times by vCPU 0 and read 8 times by vCPU 1, each in
+# one operation (no: a timer tick's line).  Lines per op: (4 + 4 for A,
+# 4 for D) / 8 = 1.5.
 mkdir "$tmp/share"
 cat > "$tmp/share/pmu.txt" <<'END'
-# tcg_pmu 1 vcpus 2 l1d 32768/8 l2 262144/8 llc 8388608/16 lat 10,40,176
-W 0 0 100 10 10 0 0 0 3
-L 0 0 0x1000 0xffffffff81001000 0xffffffff81000010 0 4 4
-L 0 0 0x2000 0xff11000000002000 0xffffffff81000010 0 0 1
-L 0 0 0x3000 0xff11000000003000 0xffffffff81000020 0 0 4
-L 0 0 0x4000 0xff11000000004000 0 0xffffffff81000020 2 0
-W 1 0 100 10 10 0 0 0 5
-L 1 0 0x1000 0xffffffff81001000 0xffffffff81000010 0 4 4
-L 1 0 0x3000 0xff11000000003000 0 0xffffffff81000010 1 0
-L 1 0 0x4000 0xff11000000004000 0xffffffff81000020 0 0 4
+# tcg_pmu 2 vcpus 2 l1d 32768/8 l2 262144/8 llc 8388608/16 lat 10,40,176
+W 0 0 4 100 10 10 0 0 0 3
+L 0 0 0x1000 0xffffffff81001000 0xffffffff81000010 0 4 4 4 4
+L 0 0 0x2000 0xff11000000002000 0xffffffff81000010 0 0 1 1 1
+L 0 0 0x3000 0xff11000000003000 0xffffffff81000020 0 0 4 4 4
+L 0 0 0x4000 0xff11000000004000 0 0xffffffff81000020 2 0 2 0
+L 0 0 0x5000 0xffffffff81002000 0xffffffff81000030 0 0 20 1 1
+W 1 0 4 100 10 10 0 0 0 5
+L 1 0 0x1000 0xffffffff81001000 0xffffffff81000010 0 4 4 4 4
+L 1 0 0x3000 0xff11000000003000 0 0xffffffff81000010 1 0 1 0
+L 1 0 0x4000 0xff11000000004000 0xffffffff81000020 0 0 4 4 4
+L 1 0 0x5000 0xffffffff81002000 0 0xffffffff81000030 8 0 1 0
 END
 printf '0 0 4 y_ns threads=2,sched=lockstep\n1 0 4 y_ns "threads=2,sched=lockstep"\n' > "$tmp/share/windows.txt"
 printf 'ffffffff81000000 T lock_it\nffffffff81000020 t touch_it\nffffffff81001000 b the_lock\n' > "$tmp/share/kallsyms.txt"
@@ -61,7 +67,8 @@ grep -qxF 'v,1,shared_line_per_op,"bench=y,threads=2,sched=lockstep,site=the_loc
 	fail "the shared static line is not named by its symbol: $out"
 grep -qxF 'v,1,shared_line_per_op,"bench=y,threads=2,sched=lockstep,site=heap@touch_it",0,0.500,count' <<< "$out" ||
 	fail "the shared heap line is not named by its writer: $out"
-[ "$(grep -c shared_line_per_op <<< "$out")" = 2 ] || fail "a line shared less than every other op was counted: $out"
+[ "$(grep -c shared_line_per_op <<< "$out")" = 2 ] ||
+	fail "a line shared in fewer than half the operations was counted: $out"
 sed -i 's/sched=lockstep/sched=free/' "$tmp/share/windows.txt"
 out=$("$rows" v 1 "$tmp/share")
 grep -qxF 'v,1,transfers_per_op,"bench=y,threads=2,sched=free",0,1.000,count' <<< "$out" ||
@@ -73,6 +80,11 @@ printf '0 0 4 y_ns threads=2,sched=free\n' > "$tmp/share/windows.txt"
 expect_fail "a window the guest did not list" "the guest did not list" "$rows" v 1 "$tmp/share"
 printf '0 0 4 y_ns threads=2\n1 0 4 y_ns threads=2\n0 1 4 y_ns threads=2\n' > "$tmp/share/windows.txt"
 expect_fail "a window the plugin did not close" "more windows on CPU 0" "$rows" v 1 "$tmp/share"
+printf '0 0 5 y_ns threads=2\n1 0 4 y_ns threads=2\n' > "$tmp/share/windows.txt"
+expect_fail "a window of other operations" "5 operations in window 0 of CPU 0, the plugin saw 4" \
+	"$rows" v 1 "$tmp/share"
+sed -i 's/^# tcg_pmu 2 /# tcg_pmu 1 /' "$tmp/share/pmu.txt"
+expect_fail "records of an older plugin" "records of format 1" "$rows" v 1 "$tmp/share"
 
 for arg in bad=1 lines=maybe l1d=32768 lat=1,2; do
 	expect_fail "plugin argument $arg" "tcg_pmu: " timeout 10 qemu-system-x86_64 -display none \

@@ -8,8 +8,9 @@
  *   pmu-timing.csv  the harness's rows of those windows: icount time
  *   kallsyms.txt    the guest's data symbols (share), to name lines
  * The k-th window the plugin closed on vCPU c is the k-th the guest
- * listed for CPU c; a count that differs is an error.  Windows of one
- * (benchmark, param, repetition) are one group, its rows per operation:
+ * listed for CPU c; a count of windows or of a window's operations that
+ * differs is an error.  Windows of one (benchmark, param, repetition) are
+ * one group, its rows per operation:
  *
  *   pmu boot (one vCPU): insns_per_op, l1d_ l2_ llc_misses_per_op,
  *     model_cycles_per_op = instructions + L2 hits x L2 latency + L3 hits
@@ -21,13 +22,15 @@
  *     harness.c): shared_lines_per_op, per operation the lines it writes
  *     that another vCPU touches in its window of the group, where "it
  *     writes" means its vCPU writes the line in at least half of its
- *     operations and "touches" that the other accesses it as often (a
- *     lock every operation takes, not a line one slab refill wrote, nor
- *     a runqueue the timer tick writes and load balancing reads now and
- *     then: ticks come by the host's clock outside icount, the more the
- *     slower the host runs the guest).  It reads which vCPU touched which
- *     line how often, never in what order; in lockstep no operation waits
- *     on another inside its window: QEMU's interleaving changes neither.
+ *     operations and "touches" that the other accesses it in at least
+ *     half of its own.  Counted in operations, not accesses: a lock every
+ *     operation takes, not a line one slab refill wrote, nor the
+ *     timekeeper's seqcount that a timer tick writes many times in the
+ *     few operations it interrupts (ticks come by the host's clock
+ *     outside icount, the more the slower the host runs the guest).  It
+ *     reads which vCPU touched which line in how many operations, never
+ *     in what order; in lockstep no operation waits on another inside
+ *     its window: QEMU's interleaving changes neither.
  *     The sixteen largest lines, each per operation, as shared_line_per_op
  *     with their name in site.  Threads free (sched=free):
  *     transfers_per_op, which the interleaving does change.
@@ -47,10 +50,12 @@
 
 #define TOP_LINES 16
 
-enum { INSNS, LOADS, STORES, L1D, L2, LLC, TRANSFERS, NCOUNT };
+#define RECORDS_FORMAT 2	/* bench/plugin/tcg_pmu.c's */
+
+enum { OPS, INSNS, LOADS, STORES, L1D, L2, LLC, TRANSFERS, NCOUNT };
 
 struct line {
-	uint64_t addr, vaddr, store_pc, load_pc, reads, writes;
+	uint64_t addr, vaddr, store_pc, load_pc, reads, writes, ops_touched, ops_written;
 };
 
 struct window {
@@ -62,6 +67,7 @@ struct window {
 	int listed, done;
 	long iter, ops;
 	char metric[64], param[256];
+	double icount_ns;	/* per operation, from pmu-timing.csv; NAN: none */
 };
 
 struct symbol {
@@ -143,21 +149,25 @@ static void read_plugin(FILE *f)
 	int line = 0;
 
 	while (getline(&text, &cap, f) > 0) {
-		unsigned int vcpu;
+		unsigned int vcpu, format;
 		uint64_t seq, c[NCOUNT];
 		struct line l;
 
 		line++;
-		if (sscanf(text, "# tcg_pmu 1 vcpus %u l1d %*u/%*u l2 %*u/%*u llc %*u/%*u lat %lu,%lu,%lu",
-			   &nvcpus, &lat_l2, &lat_llc, &lat_mem) == 4)
+		if (sscanf(text, "# tcg_pmu %u vcpus %u l1d %*u/%*u l2 %*u/%*u llc %*u/%*u lat %lu,%lu,%lu",
+			   &format, &nvcpus, &lat_l2, &lat_llc, &lat_mem) == 5) {
+			if (format != RECORDS_FORMAT)
+				die("pmu.txt: records of format %u, pmu_rows reads %u: a plugin of another build (make tools)",
+				    format, RECORDS_FORMAT);
 			continue;
+		}
 		if (text[0] == '#')
 			continue;
 		if (!nvcpus)
 			die("pmu.txt:%d: a record before the plugin's header", line);
 		if (sscanf(text, "W %u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-			   " %" SCNu64 " %" SCNu64 " %" SCNu64, &vcpu, &seq, &c[0], &c[1], &c[2],
-			   &c[3], &c[4], &c[5], &c[6]) == 9) {
+			   " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &vcpu, &seq, &c[0], &c[1],
+			   &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) == 10) {
 			if (vcpu >= nvcpus || seq != closed(vcpu))
 				die("pmu.txt:%d: window %" PRIu64 " of vCPU %u out of order", line,
 				    seq, vcpu);
@@ -168,8 +178,9 @@ static void read_plugin(FILE *f)
 			continue;
 		}
 		if (sscanf(text, "L %u %" SCNu64 " %" SCNx64 " %" SCNx64 " %" SCNx64 " %" SCNx64
-			   " %" SCNu64 " %" SCNu64, &vcpu, &seq, &l.addr, &l.vaddr, &l.store_pc,
-			   &l.load_pc, &l.reads, &l.writes) == 8) {
+			   " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &vcpu, &seq, &l.addr,
+			   &l.vaddr, &l.store_pc, &l.load_pc, &l.reads, &l.writes, &l.ops_touched,
+			   &l.ops_written) == 10) {
 			if (!nwin || win[nwin - 1].vcpu != vcpu || win[nwin - 1].seq != seq)
 				die("pmu.txt:%d: a line after another window's record", line);
 			lines = xrealloc(lines, (nlines + 1) * sizeof(*lines));
@@ -205,7 +216,11 @@ static void read_windows(FILE *f)
 		if (!w)
 			die("windows.txt:%d: the guest lists more windows on CPU %u than the plugin closed (%" PRIu64 ")",
 			    line, cpu, closed(cpu));
+		if (ops < 0 || (uint64_t)ops != w->count[OPS])
+			die("windows.txt:%d: %ld operations in window %" PRIu64 " of CPU %u, the plugin saw %" PRIu64,
+			    line, ops, w->seq, cpu, w->count[OPS]);
 		w->listed = 1;
+		w->icount_ns = NAN;
 		w->iter = iter;
 		w->ops = ops;
 		snprintf(w->metric, sizeof(w->metric), "%s", metric);
@@ -320,28 +335,30 @@ static void row(const char *metric, const struct window *w, const char *site, do
 	results_row(stdout, variant, boot, metric, &p, w->iter, value, decimals, unit);
 }
 
-/* The harness's icount time per operation of the group's repetition. */
-static double icount_ns(const char *timing, const struct window *w)
+/* The harness's icount time per operation of each window's repetition
+ * (one vCPU: a window is its repetition). */
+static void read_timing(const char *file)
 {
 	struct results_reader r;
-	double ns = NAN;
+	size_t i;
 	int rc;
 
-	if (results_open(&r, timing))
-		die("cannot read the harness's rows");
+	if (results_open(&r, file))
+		die("cannot read the harness's rows in %s", file);
 	while ((rc = results_next(&r)) > 0)
-		if (!strcmp(r.fields[F_METRIC], w->metric) && !strcmp(r.fields[F_PARAM], w->param) &&
-		    atol(r.fields[F_ITER]) == w->iter)
-			ns = atof(r.fields[F_VALUE]);
+		for (i = 0; i < nwin; i++)
+			if (!strcmp(r.fields[F_METRIC], win[i].metric) &&
+			    !strcmp(r.fields[F_PARAM], win[i].param) &&
+			    atol(r.fields[F_ITER]) == win[i].iter)
+				win[i].icount_ns = atof(r.fields[F_VALUE]);
 	results_close(&r);
 	if (rc < 0)
-		die("a malformed row in %s", timing);
-	return ns;
+		die("a malformed row in %s", file);
 }
 
-static void pmu_group(struct window *w, const char *timing)
+static void pmu_group(const struct window *w)
 {
-	double ops = (double)w->ops, insns = (double)w->count[INSNS] / ops, ns;
+	double ops = (double)w->ops, insns = (double)w->count[INSNS] / ops;
 	double l1 = w->count[L1D] / ops, l2 = w->count[L2] / ops, llc = w->count[LLC] / ops;
 
 	row("insns_per_op", w, NULL, insns, 1, "count");
@@ -350,9 +367,8 @@ static void pmu_group(struct window *w, const char *timing)
 	row("llc_misses_per_op", w, NULL, llc, 3, "count");
 	row("model_cycles_per_op", w, NULL,
 	    insns + (l1 - l2) * lat_l2 + (l2 - llc) * lat_llc + llc * lat_mem, 1, "cycles");
-	ns = icount_ns(timing, w);
-	if (!isnan(ns) && insns > 0)
-		row("insns_icount_gap_pct", w, NULL, 100 * (ns - insns) / insns, 3, "pct");
+	if (!isnan(w->icount_ns) && insns > 0)
+		row("insns_icount_gap_pct", w, NULL, 100 * (w->icount_ns - insns) / insns, 3, "pct");
 }
 
 struct shared {
@@ -398,7 +414,7 @@ static void share_group(struct window **g, size_t n)
 			const struct line *l = &lines[g[i]->first_line + j];
 			double part;
 
-			if (2 * l->writes < (uint64_t)g[i]->ops)
+			if (2 * l->ops_written < (uint64_t)g[i]->ops)
 				continue;
 			for (k = 0; k < n; k++) {
 				size_t m;
@@ -409,7 +425,7 @@ static void share_group(struct window **g, size_t n)
 					const struct line *o = &lines[g[k]->first_line + m];
 
 					if (o->addr == l->addr &&
-					    2 * (o->reads + o->writes) >= (uint64_t)g[k]->ops)
+					    2 * o->ops_touched >= (uint64_t)g[k]->ops)
 						break;
 				}
 				if (m < g[k]->nlines)
@@ -473,7 +489,10 @@ int main(int argc, char **argv)
 		read_symbols(syms);
 		fclose(syms);
 	}
-	snprintf(timing, sizeof(timing), "%s/pmu-timing.csv", argv[3]);
+	if (nvcpus == 1) {
+		snprintf(timing, sizeof(timing), "%s/pmu-timing.csv", argv[3]);
+		read_timing(timing);
+	}
 	/* Groups in the order their first window closed: the windows of
 	 * one name, param and repetition, one per vCPU. */
 	for (i = 0; i < nwin; i++) {
@@ -487,7 +506,7 @@ int main(int argc, char **argv)
 				win[j].done = 1;
 			}
 		if (nvcpus == 1)
-			pmu_group(&win[i], timing);
+			pmu_group(&win[i]);
 		else if (n > 1)
 			share_group(group, n);
 	}

@@ -36,12 +36,16 @@
  * Arguments: out=FILE (required), lines=on|off, l1d=BYTES/WAYS,
  * l2=BYTES/WAYS, llc=BYTES/WAYS, lat=L2,L3,MEM (cycles).
  * Output, one record per line:
- *   # tcg_pmu 1 vcpus V l1d B/W l2 B/W llc B/W lat L2,L3,MEM
- *   W vcpu seq insns loads stores l1d_misses l2_misses llc_misses transfers
- *   L vcpu seq phys_line vaddr store_pc load_pc reads writes  (lines=on,
- *     after its W; the instructions of the window's first store and first
- *     load to the line, 0 for none)
- * seq counts the closed windows of that vCPU from 0.
+ *   # tcg_pmu 2 vcpus V l1d B/W l2 B/W llc B/W lat L2,L3,MEM
+ *     (2: the records' format, RECORDS_FORMAT)
+ *   W vcpu seq ops insns loads stores l1d_misses l2_misses llc_misses
+ *     transfers
+ *   L vcpu seq phys_line vaddr store_pc load_pc reads writes ops_touched
+ *     ops_written  (lines=on, after its W; the instructions of the
+ *     window's first store and first load to the line, 0 for none; the
+ *     operations that accessed it, that wrote it)
+ * seq counts the closed windows of that vCPU from 0, ops the openings of
+ * the window: the operations, one opening each.
  *
  * The plugin API below is declared from QEMU's documented plugin API,
  * version 1, which QEMU 7.2 implements; the plugin refuses any other.
@@ -109,6 +113,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
 
 #define LINE_SHIFT 6
 #define MAX_VCPUS 64		/* a vCPU is a bit of a uint64_t mask */
+#define RECORDS_FORMAT 2	/* pmu_rows reads this one only */
 #define MARK_OPEN 1
 #define MARK_PAUSE 2
 #define MARK_CLOSE 3
@@ -125,6 +130,10 @@ struct line_use {
 	uint64_t line, vaddr;
 	uint64_t store_pc, load_pc;	/* the instructions of the first store, load */
 	uint64_t reads, writes;
+	/* in how many operations: a lock every operation takes apart from a
+	 * line the timer tick writes many times, in few of them */
+	uint64_t ops_touched, ops_written;
+	uint64_t touched_in, written_in;	/* the last operation that did, from 1 */
 };
 
 struct line_set {
@@ -132,7 +141,7 @@ struct line_set {
 	size_t size, used;
 };
 
-enum { INSNS, LOADS, STORES, L1D_MISSES, L2_MISSES, LLC_MISSES, TRANSFERS, NCOUNT };
+enum { OPS, INSNS, LOADS, STORES, L1D_MISSES, L2_MISSES, LLC_MISSES, TRANSFERS, NCOUNT };
 
 struct vcpu {
 	struct cache l1d, l2;
@@ -341,6 +350,14 @@ static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint6
 			u->store_pc = pc;
 		if (!store && !u->reads++)
 			u->load_pc = pc;
+		if (u->touched_in != v->count[OPS]) {
+			u->touched_in = v->count[OPS];
+			u->ops_touched++;
+		}
+		if (store && u->written_in != v->count[OPS]) {
+			u->written_in = v->count[OPS];
+			u->ops_written++;
+		}
 	}
 }
 
@@ -391,8 +408,9 @@ static void write_window(unsigned int index)
 
 		if (u->reads || u->writes)
 			fprintf(pmu.out, "L %u %" PRIu64 " %#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %#" PRIx64
-				" %" PRIu64 " %" PRIu64 "\n", index, v->seq, u->line << LINE_SHIFT,
-				u->vaddr, u->store_pc, u->load_pc, u->reads, u->writes);
+				" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", index, v->seq,
+				u->line << LINE_SHIFT, u->vaddr, u->store_pc, u->load_pc, u->reads,
+				u->writes, u->ops_touched, u->ops_written);
 	}
 	if (v->lines.used)
 		memset(v->lines.slot, 0, v->lines.size * sizeof(*v->lines.slot));
@@ -409,6 +427,7 @@ static void on_marker(unsigned int index, void *udata)
 	switch ((uintptr_t)udata) {
 	case MARK_OPEN:
 		v->counting = v->open = true;
+		v->count[OPS]++;
 		break;
 	case MARK_PAUSE:
 		v->counting = false;
@@ -552,7 +571,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	cache_init(&pmu.llc, pmu.llc_bytes, pmu.llc_ways);
 	fprintf(pmu.out, "# tcg_pmu %d vcpus %u l1d %lu/%lu l2 %lu/%lu llc %lu/%lu lat %lu,%lu,%lu\n",
-		PLUGIN_API_VERSION, pmu.nvcpus, pmu.l1d_bytes, pmu.l1d_ways, pmu.l2_bytes,
+		RECORDS_FORMAT, pmu.nvcpus, pmu.l1d_bytes, pmu.l1d_ways, pmu.l2_bytes,
 		pmu.l2_ways, pmu.llc_bytes, pmu.llc_ways, pmu.lat_l2, pmu.lat_llc, pmu.lat_mem);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
 	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
