@@ -1,7 +1,8 @@
 # cdevbench: every entry point.  See README.md.
 #   make bench      set up, build the kernels, boot, measure, report
 #   make test       host tests and an end-to-end smoke run
-#   make compare    the report of a run (RUN=, BASELINE=)
+#   make compare    the report of a run (RUN=, BASELINE=, AGAINST=)
+#   make baseline   keep a run (RUN=) as a named baseline (SAVE=NAME)
 #   make race-check the selftest's races on several vCPUs, negative controls
 #                   required to fail
 # Settings (make VAR=value): every name declared in scripts/settings.def,
@@ -25,7 +26,7 @@ CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 # results schema's reader and writer.
 COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench/lib/results.c
 
-.PHONY: all deps kernels variant progs tools bench race-check compare test clean
+.PHONY: all deps kernels variant progs tools bench race-check compare baseline test clean
 
 all: bench
 
@@ -98,9 +99,13 @@ bench: deps progs tools
 race-check: deps progs
 	@scripts/race-check.sh
 
-# Report of a run: RUN (default results/latest), BASELINE (default stock).
+# Report of a run: RUN (default results/latest), BASELINE (default stock);
+# AGAINST: against another run's or a saved baseline's BASELINE.
 compare: tools
 	@scripts/compare.sh
+
+baseline:
+	@scripts/baseline.sh
 
 test: deps progs tools
 	@tests/run.sh

@@ -121,6 +121,7 @@ void print_tables(const struct comparison *c, size_t n, int md);
 /* Text broken at spaces into lines of at most width columns, each after
  * indent. */
 void print_wrapped(const char *text, int width, const char *indent);
+void fprint_wrapped(FILE *out, const char *text, int width, const char *indent);
 
 /* sections.c */
 void print_failure_paths(int md);

@@ -4,6 +4,7 @@
  * says what changed) and report.md.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ static void format_counts(char *buf, size_t size, const struct comparison *x)
 
 /* Text broken at spaces into lines of at most width columns, each after
  * indent. */
-void print_wrapped(const char *text, int width, const char *indent)
+void fprint_wrapped(FILE *out, const char *text, int width, const char *indent)
 {
 	int col = 0;
 
@@ -87,17 +88,22 @@ void print_wrapped(const char *text, int width, const char *indent)
 		int len = (int)strcspn(text, " ");
 
 		if (col && col + 1 + len > width) {
-			printf("\n");
+			fprintf(out, "\n");
 			col = 0;
 		}
 		if (!col)
-			col = printf("%s", indent) - 1;
-		printf("%s%.*s", col > (int)strlen(indent) - 1 ? " " : "", len, text);
+			col = fprintf(out, "%s", indent) - 1;
+		fprintf(out, "%s%.*s", col > (int)strlen(indent) - 1 ? " " : "", len, text);
 		col += 1 + len;
 		text += len;
 		text += strspn(text, " ");
 	}
-	printf("\n");
+	fprintf(out, "\n");
+}
+
+void print_wrapped(const char *text, int width, const char *indent)
+{
+	fprint_wrapped(stdout, text, width, indent);
 }
 
 static const char *rule_text(void)
@@ -129,11 +135,12 @@ static int cmp_effect(const void *a, const void *b)
 /* One line per (metric, verdict) of a variant's headline comparisons:
  * the changes, largest first; then the metrics that did not change, all
  * in one wrapped "same" line, and any that are unclear or missing. */
-static void print_changes(const struct comparison *c, size_t n, const char *variant)
+static void print_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
+			  size_t max_changes)
 {
 	const struct comparison **rows = xmalloc((n ? n : 1) * sizeof(*rows));
 	size_t i, j, k, nr = 0, secondary = 0, secondary_changed = 0, nsame = 0;
-	size_t same_len = 0;
+	size_t same_len = 0, shown = 0, hidden = 0;
 	char *same_text = NULL;
 	FILE *same_line;
 
@@ -163,6 +170,11 @@ static void print_changes(const struct comparison *c, size_t n, const char *vari
 				break;
 		if (j < i)
 			continue;
+		if (shown == max_changes) {
+			hidden++;
+			continue;
+		}
+		shown++;
 		for (k = 0; k < nr; k++) {
 			if (strcmp(rows[k]->metric, x->metric))
 				continue;
@@ -183,9 +195,12 @@ static void print_changes(const struct comparison *c, size_t n, const char *vari
 			format_interval(iv, sizeof(iv), x->lo, x->hi);
 			snprintf(ci, sizeof(ci), "[%s] ", iv);
 		}
-		printf("  %-6s %-22s %2zu/%-2zu %-14s %s%s\n", x->verdict, x->metric,
+		fprintf(scr, "  %-6s %-22s %2zu/%-2zu %-14s %s%s\n", x->verdict, x->metric,
 		       hits, params, range, ci, x->rule);
 	}
+	if (hidden)
+		fprintf(scr, "  %zu more change%s, smaller or equal (tables below)\n", hidden,
+			hidden == 1 ? "" : "s");
 	same_line = xmemstream(&same_text, &same_len);
 	fprintf(same_line, "same  ");
 	for (i = 0; i < nr; i++) {
@@ -225,25 +240,25 @@ static void print_changes(const struct comparison *c, size_t n, const char *vari
 				same, params, counts);
 			continue;
 		}
-		printf("  %-6s %-22s %2zu/%-2zu", "-", x->metric, same, params);
+		fprintf(scr, "  %-6s %-22s %2zu/%-2zu", "-", x->metric, same, params);
 		if (lo <= hi)
-			printf(" %s..%s, some unclear\n", a, b);
+			fprintf(scr, " %s..%s, some unclear\n", a, b);
 		else
-			printf(" missing or unclear\n");
+			fprintf(scr, " missing or unclear\n");
 	}
 	fclose(same_line);
 	if (nsame)
-		print_wrapped(same_text, 78, "  ");
+		fprint_wrapped(scr, same_text, 78, "  ");
 	free(same_text);
 	if (secondary)
-		printf("  %zu of %zu secondary comparisons changed (tables below)\n",
+		fprintf(scr, "  %zu of %zu secondary comparisons changed (tables below)\n",
 		       secondary_changed, secondary);
 	free(rows);
 }
 
 /* A variant's heading: its kernel, patch subjects and series hash, so a
  * pasted report says what ran. */
-static void print_variant_heading(const char *variant, int md)
+static void print_variant_heading(FILE *scr, const char *variant, int md)
 {
 	const char *path;
 	const struct json *vm = variant_meta(variant, &path), *p;
@@ -263,29 +278,79 @@ static void print_variant_heading(const char *variant, int md)
 			", own config fragment" : "");
 	fclose(out);
 	if (md)
-		printf("%s", text);
+		fprintf(scr, "%s", text);
 	else
-		print_wrapped(text, 78, "");
+		fprint_wrapped(scr, text, 78, "");
 	free(text);
 	for (p = vm ? json_get(vm, "patches") : NULL, p = p ? p->child : NULL; p; p = p->next)
-		printf(md ? "- %s\n" : "  | %s\n", p->string);
+		fprintf(scr, md ? "- %s\n" : "  | %s\n", p->string);
 	for (p = vm ? json_get(vm, "links") : NULL, p = p ? p->child : NULL; p; p = p->next)
-		printf(md ? "- Link: <%s>\n" : "  | Link: %s\n", p->string);
+		fprintf(scr, md ? "- Link: <%s>\n" : "  | Link: %s\n", p->string);
 	if (md && count)
-		printf("\n");
+		fprintf(scr, "\n");
+}
+
+/* A baseline from another run (make compare AGAINST=, scripts/compare.sh):
+ * which, so that no reader takes it for this run's. */
+static void print_against(FILE *out)
+{
+	const struct json *a = json_get(in->metas[0].doc, "against");
+
+	if (a)
+		fprintf(out, "; the baseline, %s, is %s of run %s (%s, rig %.12s)", opt.baseline,
+			json_get_string(a, "variant", "?"), json_get_string(a, "run_id", "?"),
+			json_get_string(a, "date", "?"), json_get_string(a, "rig_commit", "?"));
+}
+
+/* The variants' blocks of the first screen, each with at most
+ * max_changes lines of changes; then the comparisons a side is missing. */
+static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t max_changes)
+{
+	char *text = NULL;
+	size_t len = 0, i, j;
+	FILE *scr = xmemstream(&text, &len);
+
+	for (i = 0; i < in->nvariants; i++) {
+		if (!strcmp(in->variants[i], opt.baseline) ||
+		    (aa_arm && !strcmp(in->variants[i], aa_arm)))
+			continue;
+		print_variant_heading(scr, in->variants[i], md);
+		if (md)
+			fprintf(scr, "```\n");
+		print_changes(scr, c, n, in->variants[i], max_changes);
+		fprintf(scr, md ? "```\n\n" : "\n");
+	}
+	for (i = 0, j = 0; i < n; i++)
+		j += !strcmp(c[i].verdict, "missing");
+	if (j)
+		fprintf(scr, "%zu comparisons have a side missing (tables below).\n\n", j);
+	fclose(scr);
+	return text;
+}
+
+static size_t count_lines(const char *text)
+{
+	size_t lines = 0;
+
+	for (; *text; text++)
+		lines += *text == '\n';
+	return lines;
 }
 
 /* The first screen: what was run, the rule, the A/A control and, per
- * variant, what changed. */
+ * variant, what changed.  report.txt's fits SCREEN_LINES: where the
+ * variants' blocks would not, each shows fewer of its changes, the
+ * largest, down to one. */
+#define SCREEN_LINES 60
 void print_summary(const struct comparison *c, size_t n, int md)
 {
-	char b[9][256], *line = NULL;
+	char b[9][256], *line = NULL, *screen = NULL, *blocks;
 	const char *qemu;
 	int qemu_len;
-	size_t linelen = 0, i, j;
-	FILE *out;
+	size_t linelen = 0, screen_len = 0, max_changes = SIZE_MAX, i;
+	FILE *out, *scr = xmemstream(&screen, &screen_len);
 
-	printf(md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
+	fprintf(scr, md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
 	if (in->nmetas) {
 		out = xmemstream(&line, &linelen);
 		/* "QEMU emulator version 7.2.22 (Debian ...)": QEMU 7.2.22; the
@@ -300,11 +365,12 @@ void print_summary(const struct comparison *c, size_t n, int md)
 			meta_field("reps", b[4], sizeof(b[4])), meta_field("sweep_n", b[5], sizeof(b[5])),
 			meta_field("host_cpu", b[6], sizeof(b[6])),
 			meta_field("host_cores", b[7], sizeof(b[7])), qemu_len, qemu);
+		print_against(out);
 		fclose(out);
-		print_wrapped(line, 78, "");
+		fprint_wrapped(scr, line, 78, "");
 		free(line);
 		if (md)
-			printf("\n");
+			fprintf(scr, "\n");
 		/* what a selftest pass can mean in this run */
 		line = NULL;
 		out = xmemstream(&line, &linelen);
@@ -315,10 +381,10 @@ void print_summary(const struct comparison *c, size_t n, int md)
 				b[2]);
 		print_known_failures(out);
 		fclose(out);
-		print_wrapped(line, 78, "");
+		fprint_wrapped(scr, line, 78, "");
 		free(line);
 		if (md)
-			printf("\n");
+			fprintf(scr, "\n");
 	}
 	line = NULL;
 	out = xmemstream(&line, &linelen);
@@ -351,10 +417,10 @@ void print_summary(const struct comparison *c, size_t n, int md)
 		free(f);
 	}
 	fclose(out);
-	print_wrapped(line, 78, "");
+	fprint_wrapped(scr, line, 78, "");
 	free(line);
 	if (md)
-		printf("\n");
+		fprintf(scr, "\n");
 	if (aa_arm) {
 		size_t fp = 0, total = 0;
 		double largest = 0;
@@ -367,27 +433,26 @@ void print_summary(const struct comparison *c, size_t n, int md)
 				if (!isnan(c[i].ratio))
 					largest = fmax(largest, fabs(c[i].ratio - 1));
 			}
-		printf("A/A control %s: %zu of %zu headline comparisons better or worse\n"
+		fprintf(scr, "A/A control %s: %zu of %zu headline comparisons better or worse\n"
 		       "(false positives), largest change %.2f%%.\n",
 		       aa_arm, fp, total, largest * 100);
 	}
 	if (in->nmetas && !strcmp(meta_field("faults", b[0], sizeof(b[0])), "false"))
-		printf("Failure-path phase: skipped (FAULTS=0).\n");
-	printf("\n");
-	for (i = 0; i < in->nvariants; i++) {
-		if (!strcmp(in->variants[i], opt.baseline) ||
-		    (aa_arm && !strcmp(in->variants[i], aa_arm)))
-			continue;
-		print_variant_heading(in->variants[i], md);
-		if (md)
-			printf("```\n");
-		print_changes(c, n, in->variants[i]);
-		printf(md ? "```\n\n" : "\n");
+		fprintf(scr, "Failure-path phase: skipped (FAULTS=0).\n");
+	fprintf(scr, "\n");
+	fclose(scr);
+	for (;;) {
+		blocks = variant_blocks(c, n, md, max_changes);
+		if (md || max_changes == 1 ||
+		    count_lines(screen) + count_lines(blocks) <= SCREEN_LINES)
+			break;
+		free(blocks);
+		max_changes = max_changes == SIZE_MAX ? 6 : max_changes - 1;
 	}
-	for (i = 0, j = 0; i < n; i++)
-		j += !strcmp(c[i].verdict, "missing");
-	if (j)
-		printf("%zu comparisons have a side missing (tables below).\n\n", j);
+	fputs(screen, stdout);
+	fputs(blocks, stdout);
+	free(screen);
+	free(blocks);
 }
 
 static void print_table_header(const struct comparison *x, const struct comparison *c,

@@ -23,6 +23,19 @@ arm_kernel() { if [ "$AA" = 1 ] && [ "$1" = "$BASELINE-aa" ]; then echo "$BASELI
 flavours=(timing)
 [ "$FAULTS" = 0 ] || flavours+=(fault)
 
+# A comparison that AGAINST asks for and that would be refused: before
+# the first kernel is built.
+if [ -n "$AGAINST" ]; then
+	settings_jq_args
+	jq -n "${SETTINGS_JQ_ARGS[@]}" --arg measuring_code_sha256 "$(measuring_code_sha256)" \
+		--arg rig_commit "$(rig_commit)" '$ARGS.named' > "$RESULTS_DIR/.against-check.json"
+	against=$(against_run)
+	[ -f "$against/meta.json" ] || die "AGAINST=$AGAINST: $against has no meta.json"
+	why=$(join_refusal "$RESULTS_DIR/.against-check.json" "$against/meta.json")
+	rm -f "$RESULTS_DIR/.against-check.json"
+	[ -z "$why" ] || die "AGAINST=$AGAINST: this run could not be compared against it: $why"
+fi
+
 # Two runs on one results folder would race for 'latest': refuse the second.
 exec 9> "$RESULTS_DIR/.lock"
 flock -n 9 || die "another 'make bench' is using $RESULTS_DIR; wait for it or set RESULTS_DIR"
@@ -88,7 +101,8 @@ copy_patches() {
 # The command that makes this run again: the rig at its commit, the
 # patches from the run folder, every setting the results depend on.
 reproduce_command() {
-	local name scope cmd
+	local name scope cmd commit
+	commit=$(rig_commit)
 	cmd="git -C $(printf %q "$RIG_ROOT") checkout ${commit%-dirty} && make bench"
 	cmd+=" PATCHES_DIR=$(printf %q "$run/patches") VARIANTS=$(printf %q "${variants[*]}")"
 	while IFS='|' read -r name _ _ scope _; do
@@ -100,16 +114,10 @@ reproduce_command() {
 }
 
 # meta.json, written by jq from values read first, so that a value that
-# cannot be read fails the run instead of leaving a hole.  A variant
-# folder that git does not track, or one changed since the commit, makes
-# the rig's commit "-dirty" like any other change.
+# cannot be read fails the run instead of leaving a hole.
 write_meta() {
-	local v k tree obj fobj commit cpu qemu subjects links release config series fragment arm
+	local v k tree obj fobj cpu qemu subjects links release config series fragment arm
 	local arms_json='{}'
-	commit=$(git -C "$RIG_ROOT" rev-parse HEAD 2> /dev/null || echo unknown)
-	[ -z "$(git -C "$RIG_ROOT" status --porcelain --untracked-files=no 2> /dev/null)" ] &&
-		[ -z "$(git -C "$RIG_ROOT" status --porcelain -- "$PATCHES_DIR" 2> /dev/null)" ] ||
-		commit="$commit-dirty"
 	cpu=$(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)
 	qemu=$(qemu-system-x86_64 --version | head -1)
 	[ -n "$qemu" ] || die "qemu-system-x86_64 --version printed nothing"
@@ -137,7 +145,8 @@ write_meta() {
 	copy_patches
 	settings_jq_args
 	jq -n --arg run_id "$run_id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-		--arg rig_commit "$commit" --arg host_cpu "$cpu" --argjson host_cores "$(nproc)" \
+		--arg rig_commit "$(rig_commit)" --arg measuring_code_sha256 "$(measuring_code_sha256)" \
+		--arg host_cpu "$cpu" --argjson host_cores "$(nproc)" \
 		--arg qemu_version "$qemu" "${SETTINGS_JQ_ARGS[@]}" --argjson variants "$arms_json" \
 		--arg reproduce "$(reproduce_command)" '$ARGS.named' > "$run/meta.json.tmp"
 	mv "$run/meta.json.tmp" "$run/meta.json"
@@ -235,4 +244,5 @@ fi
 echo complete > "$run/status"
 ln -sfn "$run_id" "$RESULTS_DIR/latest"
 log "step 3/3: run complete: $run (latest); comparing"
-RUN=$run "$RIG_ROOT/scripts/compare.sh"
+AGAINST='' RUN=$run "$RIG_ROOT/scripts/compare.sh"
+[ -z "$AGAINST" ] || RUN=$run "$RIG_ROOT/scripts/compare.sh"

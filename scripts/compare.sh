@@ -3,7 +3,8 @@
 # BASELINE (default stock).  build/bin/compare writes every part of
 # RUN/report/ but the plots: compare.csv, compare.json, series.csv (the
 # plots' data), then report.txt and report.md, which list the plots this
-# script drew with gnuplot in between.  Prints report.txt.
+# script drew with gnuplot in between.  Prints report.txt.  With AGAINST,
+# RUN's variants against another run's BASELINE, in RUN/against-NAME/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -11,6 +12,46 @@ run=$(cd "$RUN" 2> /dev/null && pwd -P) || die "no run at $RUN: run 'make bench'
 [ -f "$run/samples.csv" ] || die "$run has no samples.csv"
 compare=$BUILD_DIR/bin/compare
 [ -x "$compare" ] || die "$compare missing: run 'make tools'"
+title=$(basename "$run")
+
+# Join RUN and the AGAINST run in RUN/against-NAME/, the other run's
+# baseline renamed BASELINE@NAME: rows, meta.json, the variants' folders
+# (their raw/ samples) as links; then report on that like a run.
+if [ -n "$AGAINST" ]; then
+	other=$(against_run)
+	if [ -d "$RESULTS_DIR/baselines/$AGAINST" ]; then name=$AGAINST; else name=$(basename "$other"); fi
+	[ "$other" != "$run" ] || die "AGAINST=$AGAINST is RUN itself"
+	for dir in "$run" "$other"; do
+		[ -f "$dir/meta.json" ] || die "cannot compare: $dir has no meta.json"
+	done
+	jq -e --arg b "$BASELINE" '.variants | has($b)' "$other/meta.json" > /dev/null ||
+		die "cannot compare: $other has no variant $BASELINE (BASELINE)"
+	why=$(join_refusal "$run/meta.json" "$other/meta.json")
+	[ -z "$why" ] || die "cannot compare $run against $other: $why"
+	alias=$BASELINE@$name
+	joined=$run/against-$name
+	rm -rf "$joined"
+	mkdir -p "$joined"
+	{
+		cat "$run/samples.csv"
+		awk -F, -v b="$BASELINE" -v a="$alias" 'NR > 1 && $1 == b { sub(/^[^,]*/, a); print }' \
+			"$other/samples.csv"
+	} > "$joined/samples.csv"
+	jq --slurpfile o "$other/meta.json" --arg b "$BASELINE" --arg a "$alias" --arg name "$name" \
+		'. + { baseline: $a, variants: ({ ($a): $o[0].variants[$b] } + .variants),
+		       against: { name: $name, variant: $b, run_id: $o[0].run_id,
+				  date: $o[0].date, rig_commit: $o[0].rig_commit } }' \
+		"$run/meta.json" > "$joined/meta.json"
+	for dir in "$run"/*/; do
+		[ ! -f "$dir/meta.json" ] || continue	# an earlier join
+		dir=${dir%/}
+		[ "$(basename "$dir")" = report ] || ln -s "$dir" "$joined/$(basename "$dir")"
+	done
+	ln -s "$other/$BASELINE" "$joined/$alias"
+	title="$title against $alias"
+	run=$joined
+	BASELINE=$alias
+fi
 report=$run/report
 mkdir -p "$report"
 args=(--baseline "$BASELINE")
@@ -29,7 +70,7 @@ compare_to series "$report/series.csv"
 mapfile -t variants < <("$compare" "${args[@]}" --format variants "$run/samples.csv")
 # A top-level value of meta.json: arrays as words, booleans as true/false.
 meta_value() { "$compare" --meta "$1" "$run/samples.csv"; }
-title="$(basename "$run"), $(meta_value mode) mode"
+title="$title, $(meta_value mode) mode"
 # In icount mode a guest nanosecond is one instruction: say so on the axis.
 ns_unit=
 [ "$(meta_value mode)" != icount ] || ns_unit=' (icount: 1 ns = 1 instruction)'

@@ -202,8 +202,22 @@ check_setting() {
 	label) [[ $value =~ ^[A-Za-z0-9._-]*$ ]] ||
 		die "$name may hold letters, digits, '.', '_' and '-', not '$value'" ;;
 	path) [ -n "$value" ] || die "$name is empty" ;;
+	against) [ -z "$value" ] || against_run > /dev/null ;;
 	*) die "scripts/settings.def: $name has an unknown check '$2'" ;;
 	esac
+}
+
+# The run AGAINST names: a saved baseline (make baseline) or a folder.
+against_run() {
+	local saved
+	if [ -d "$RESULTS_DIR/baselines/$AGAINST" ] && [[ $AGAINST =~ ^[A-Za-z0-9._-]+$ ]]; then
+		(cd "$RESULTS_DIR/baselines/$AGAINST" && pwd -P)
+	elif [ -f "$AGAINST/samples.csv" ]; then
+		(cd "$AGAINST" && pwd -P)
+	else
+		saved=$(cd "$RESULTS_DIR/baselines" 2> /dev/null && ls)
+		die "AGAINST=$AGAINST: neither a saved baseline (${saved:-none saved: make baseline SAVE=NAME}) nor a run folder with samples.csv"
+	fi
 }
 
 # Every setting not given gets its default, in declaration order; each is
@@ -275,6 +289,56 @@ settings_jq_args() {
 		*) SETTINGS_JQ_ARGS+=(--arg "$key" "${!name}") ;;
 		esac
 	done < <(settings_rows)
+}
+
+# --- Comparing two runs (AGAINST) ---
+
+# What decides a run's numbers besides its kernels: these settings, and
+# the rig's measuring code, by content (committed or not).
+MEASURED_ALIKE=(mode reps ops vcpus guest_mem trace_n)
+MEASURING_CODE=(bench guest-init scripts/boot.sh scripts/kernel.sh patches/rig.config)
+measuring_code_sha256() {
+	(cd "$RIG_ROOT" && find "${MEASURING_CODE[@]}" -type f -print0 | sort -z | xargs -0 sha256sum) |
+		sha256sum | cut -d' ' -f1
+}
+
+# The rig's commit; a variant folder that git does not track, or one
+# changed since the commit, makes it "-dirty" like any other change.
+rig_commit() {
+	local commit
+	commit=$(git -C "$RIG_ROOT" rev-parse HEAD 2> /dev/null || echo unknown)
+	[ -z "$(git -C "$RIG_ROOT" status --porcelain --untracked-files=no 2> /dev/null)" ] &&
+		[ -z "$(git -C "$RIG_ROOT" status --porcelain -- "$PATCHES_DIR" 2> /dev/null)" ] ||
+		commit="$commit-dirty"
+	echo "$commit"
+}
+
+# Why the run of meta.json THIS cannot be compared against the run of
+# meta.json OTHER, or nothing.
+join_refusal() {	# join_refusal THIS OTHER
+	local key a b
+	for key in "${MEASURED_ALIKE[@]}"; do
+		a=$(jq -c ".$key" "$1")
+		b=$(jq -c ".$key" "$2")
+		[ "$a" = "$b" ] || { echo "$key is $a in this run, $b in the other"; return; }
+	done
+	# outside icount a guest's clock is the host's
+	[ "$(jq -r .mode "$1")" = icount ] || for key in host_cpu host_cores qemu_version; do
+		a=$(jq -c ".$key" "$1")
+		b=$(jq -c ".$key" "$2")
+		[ "$a" = "$b" ] || { echo "$key is $a in this run, $b in the other: outside icount, times of two hosts do not compare"; return; }
+	done
+	a=$(jq -r '.measuring_code_sha256 // empty' "$1")
+	b=$(jq -r '.measuring_code_sha256 // empty' "$2")
+	if [ -n "$a" ] && [ -n "$b" ]; then
+		[ "$a" = "$b" ] ||
+			echo "the rig's measuring code (${MEASURING_CODE[*]}) differs: rig $(jq -r .rig_commit "$1") in this run, $(jq -r .rig_commit "$2") in the other"
+		return 0
+	fi
+	a=$(jq -r .rig_commit "$1")
+	b=$(jq -r .rig_commit "$2")
+	[ "$a" = "$b" ] && [ "${a%-dirty}" = "$a" ] ||
+		echo "a run without measuring_code_sha256 (an older rig) compares only with a run of its own clean rig commit: $a in this run, $b in the other"
 }
 
 # The README's table of settings.

@@ -117,6 +117,25 @@ grep -q "^  | chrdev: do it nine times" <<< "$first" || fail "no patch subject u
 grep -qE "^  worse +cdev_add_ns +3/3 +\+[0-9]{3}%" <<< "$first" ||
 	fail "the first screen does not lead with slow9's cdev_add_ns"
 grep -q "Failure-path phase: skipped (FAULTS=0)" <<< "$first" || fail "a skipped phase is not named"
+# Twelve variants, each 2-13x slower in four headline metrics, would not
+# fit one screen: each shows its largest changes and counts the rest.
+mkdir "$tmp/many"
+{
+	echo "variant,boot,metric,param,iter,value,unit"
+	for v in stock v{2..13}; do
+		f=${v#v}
+		[ "$v" != stock ] || f=1
+		for b in 1 2; do
+			for m in cdev_add_ns cdev_del_ns open_lookup_ns unplug_close_ns; do
+				echo "$v,$b,$m,n=1,0,$((100 * f)),ns"
+			done
+		done
+	done
+} > "$tmp/many/samples.csv"
+first=$($bin/compare --format text "$tmp/many/samples.csv" | sed -n '/^All comparisons/q;p')
+[ "$(wc -l <<< "$first")" -le 60 ] || fail "twelve variants: the first screen is longer than 60 lines"
+[ "$(grep -c '^  worse ' <<< "$first")" -ge 12 ] && grep -q '^  [0-9] more changes, smaller or equal (tables below)$' <<< "$first" ||
+	fail "twelve variants: not each variant's largest changes and a count of the rest: $first"
 grep -qE "^  n=1 +334 +-2.4% +-2.4..-2.4 +-8 +better$" "$tmp/ic/out.txt" ||
 	fail "the icount table does not show the paired delta beside the ratio"
 awk 'length > 79 { bad = 1 } END { exit bad }' "$tmp/ic/out.txt" ||
