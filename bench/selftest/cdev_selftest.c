@@ -219,6 +219,25 @@ static void test_overlap_narrowest(void)
 }
 
 /*
+ * A single number inside a range, registered before the range and after
+ * it: the single number wins either way, and once it is gone the range
+ * serves it (cdev-hash keeps single numbers apart from ranges).
+ */
+static void test_overlap_single(void)
+{
+	CHECK(!ctl("add 2 40 1 static"), "add single before failed");
+	CHECK(!ctl("add 3 36 8 static"), "add range failed");
+	CHECK(!ctl("add 4 42 1 alloc"), "add single after failed");
+	CHECK(slot_of_minor(40) == 2, "a single number registered before the range over it does not win");
+	CHECK(slot_of_minor(42) == 4, "a single number registered after the range over it does not win");
+	CHECK(slot_of_minor(41) == 3, "the range does not serve between the single numbers");
+	CHECK(!ctl("del 2"), "del single failed");
+	CHECK(slot_of_minor(40) == 3, "after removing the single number, the range does not serve it");
+	CHECK(!ctl("del 4"), "del single failed");
+	CHECK(!ctl("del 3"), "del range failed");
+}
+
+/*
  * A second registration starting at the same number may fail (sysfs-cdev
  * names each cdev's directory after its first number), and its driver may
  * then call cdev_del(), as dvb-core does.  Whether it failed or came and
@@ -533,6 +552,7 @@ static const struct {
 	{ "del_enxio_open_survives", test_del_enxio_open_survives },
 	{ "minor_range", test_range },
 	{ "overlap_narrowest_wins", test_overlap_narrowest },
+	{ "overlap_single_minor", test_overlap_single },
 	{ "failed_add_keeps_other", test_failed_add_keeps_other },
 	{ "identical_del_older", test_identical_del_older },
 	{ "unload_while_open", test_unload_while_open },
