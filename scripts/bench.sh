@@ -26,13 +26,14 @@ flavours=(timing)
 # A comparison that AGAINST asks for and that would be refused: before
 # the first kernel is built.
 if [ -n "$AGAINST" ]; then
-	settings_jq_args
-	jq -n "${SETTINGS_JQ_ARGS[@]}" --arg measuring_code_sha256 "$(measuring_code_sha256)" \
-		--arg rig_commit "$(rig_commit)" '$ARGS.named' > "$RESULTS_DIR/.against-check.json"
 	against=$(against_run)
 	[ -f "$against/meta.json" ] || die "AGAINST=$AGAINST: $against has no meta.json"
-	why=$(join_refusal "$RESULTS_DIR/.against-check.json" "$against/meta.json")
-	rm -f "$RESULTS_DIR/.against-check.json"
+	settings_jq_args
+	this=$(mktemp)
+	jq -n "${SETTINGS_JQ_ARGS[@]}" --arg measuring_code_sha256 "$(measuring_code_sha256)" \
+		--arg rig_commit "$(rig_commit)" '$ARGS.named' > "$this"
+	why=$(join_refusal "$this" "$against/meta.json")
+	rm -f "$this"
 	[ -z "$why" ] || die "AGAINST=$AGAINST: this run could not be compared against it: $why"
 fi
 
@@ -41,9 +42,11 @@ exec 9> "$RESULTS_DIR/.lock"
 flock -n 9 || die "another 'make bench' is using $RESULTS_DIR; wait for it or set RESULTS_DIR"
 
 log "step 1/3: kernels (${flavours[*]}) for ${variants[*]}"
+t_kernels=$(date +%s)
 for v in "${variants[@]}"; do
 	for f in "${flavours[@]}"; do "$RIG_ROOT/scripts/kernel.sh" "$v" "$f"; done
 done
+t_kernels=$(( $(date +%s) - t_kernels ))
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)${LABEL:+-$LABEL}
 run=$RESULTS_DIR/$run_id
@@ -185,11 +188,13 @@ boot_one() {
 		"$BUILD_DIR/bin/pmu_rows" "$v" "${boot_dir##*-}" "$boot_dir" \
 			>> "$boot_dir/samples.csv" || rc=$?
 	fi
+	t=$(( $(date +%s) - t ))
+	echo "$t" > "$boot_dir/seconds"
 	if [ $rc = 0 ]; then
-		log "$what: $v done in $(( $(date +%s) - t ))s"
+		log "$what: $v done in ${t}s"
 	else
 		echo "$rc" > "$boot_dir/failed"
-		log "$what: $v FAILED (status $rc) after $(( $(date +%s) - t ))s; log: $boot_dir/serial.log"
+		log "$what: $v FAILED (status $rc) after ${t}s; log: $boot_dir/serial.log"
 	fi
 }
 
@@ -213,6 +218,7 @@ fi
 # boot is a process group of its own (set -m), so that an interrupted run
 # stops its QEMUs too.
 [ "$BOOT_JOBS" = 1 ] || set -m
+t_boots=$(date +%s)
 for spec in "${plan[@]}"; do
 	IFS='|' read -r v boot_dir phase what <<< "$spec"
 	mkdir -p "$boot_dir"
@@ -224,6 +230,7 @@ for spec in "${plan[@]}"; do
 	boot_one "$v" "$boot_dir" "$phase" "$what" &
 done
 wait
+t_boots=$(( $(date +%s) - t_boots ))
 
 # The rows join the run's samples.csv in the plan's order, whatever order
 # the boots ended in: a timing boot's when it succeeded, a fault boot's
@@ -244,5 +251,23 @@ fi
 echo complete > "$run/status"
 ln -sfn "$run_id" "$RESULTS_DIR/latest"
 log "step 3/3: run complete: $run (latest); comparing"
+t_report=$(date +%s)
 AGAINST='' RUN=$run "$RIG_ROOT/scripts/compare.sh"
 [ -z "$AGAINST" ] || RUN=$run "$RIG_ROOT/scripts/compare.sh"
+t_report=$(( $(date +%s) - t_report ))
+
+# Where the time went: the kernels, the boots (the wall time, and each
+# phase's boots summed: with BOOT_JOBS > 1 they overlap), the report.
+minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+declare -A phase_seconds=()
+for spec in "${plan[@]}"; do
+	IFS='|' read -r v boot_dir phase what <<< "$spec"
+	phase_seconds[$phase]=$(( ${phase_seconds[$phase]:-0} + $(cat "$boot_dir/seconds") ))
+done
+spent="kernels $(minutes "$t_kernels"), boots $(minutes "$t_boots") ("
+for phase in timing fault pmu share; do
+	[ -z "${phase_seconds[$phase]:-}" ] || spent+="$phase $(minutes "${phase_seconds[$phase]}"), "
+done
+spent="${spent%, }), report $(minutes "$t_report")"
+echo "$spent" > "$run/time.txt"
+log "time: $spent"

@@ -20,8 +20,14 @@ die() {
 }
 
 # Progress on a long step: `every_minute CMD... &`, killed by the caller
-# when the step ends.
-every_minute() { while sleep 60; do "$@"; done; }
+# when the step ends.  Its sleep goes with it: left behind, it would hold
+# the files the caller had open (make bench's results lock) for up to a
+# minute.
+every_minute() {
+	local nap
+	trap 'kill "$nap" 2> /dev/null; exit 0' TERM
+	while sleep 60 & nap=$!; wait "$nap"; do "$@"; done
+}
 
 # sha256 of the named files' contents, in order; missing files hash as empty.
 hash_files() {

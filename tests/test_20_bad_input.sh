@@ -71,6 +71,22 @@ expect_fail "option dropped by Kconfig" \
 	"variant broken-fault: Kconfig dropped requested options .*CONFIG_KVM=y" \
 	env PATCHES_DIR="$patches" scripts/kernel.sh broken fault
 
+# A progress reporter, killed, takes its sleep with it: a sleep left
+# behind would hold make bench's results lock and refuse the next run.
+lock=$(mktemp)
+(
+	. scripts/lib.sh
+	exec 9> "$lock"
+	flock -n 9
+	every_minute true &
+	sleep 0.5
+	kill $!
+	wait $! || true
+)
+flock -n "$lock" true || fail "a killed every_minute left its sleep holding the caller's lock"
+rm -f "$lock"
+echo "a killed progress reporter leaves nothing behind"
+
 # A second run on a results folder in use is refused.
 results=$(mktemp -d)
 flock "$results/.lock" sleep 30 &

@@ -17,6 +17,8 @@ make --no-print-directory bench QUICK=1 MODE=icount BOOTS=2 AA=1 PMU=0 \
 run=$results/latest
 [ -L "$run" ] || fail "no $run after a complete run"
 [ "$(cat "$run/status")" = complete ] || fail "status is not complete"
+grep -qE '^kernels [0-9]+m[0-9]{2}s, boots [0-9]+m[0-9]{2}s \(timing [0-9]+m[0-9]{2}s, fault [0-9]+m[0-9]{2}s\), report [0-9]+m[0-9]{2}s$' \
+	"$run/time.txt" || fail "time.txt does not say where the run's time went: $(cat "$run/time.txt")"
 jq -e '.mode == "icount" and .aa == true and .variants["stock-aa"].kernel == "stock"' \
 	"$run/meta.json" > /dev/null || fail "meta.json is not valid JSON or lacks its settings and arms"
 # Provenance: the patches that ran are in the run, and the command that
@@ -84,7 +86,7 @@ grep -q "^Lock census" "$run/report/report.txt" || fail "the report has no lock 
 tr '\n' ' ' < "$run/report/report.txt" | grep -q "Correctness: .* On 1 vCPU its race cases" ||
 	fail "the report does not say what a selftest pass means on 1 vCPU"
 tr '\n' ' ' < "$run/report/report.txt" |
-	grep -q "Known failure identical_del_older (see selftest.tap): fails on stock, cdev-open-scale; passes on cdev-xarray " ||
+	grep -q "Known failure identical_del_older (see selftest.tap): fails on stock, cdev-hash, cdev-open-scale; passes on cdev-xarray " ||
 	fail "the report's first screen does not list stock's known failure and its fix"
 # The teardown cost cdev-open-scale moved: an embedded cdev's release waits
 # for a grace period, a cdev_alloc() one's does not.
@@ -108,6 +110,14 @@ grep -q "^A/A control stock-aa: 0 of [1-9][0-9]* headline comparisons" "$run/rep
 	fail "the report does not state the A/A control's false positives"
 add=$(awk -F, '$1 == "cdev_add_ns" && $4 == "sysfs-cdev" { print $13 }' "$run/report/compare.csv" | sort -u)
 [ "$add" = worse ] || fail "sysfs-cdev cdev_add_ns is not 'worse' at every N: $add"
+# cdev-hash: no headline registration or lookup figure worse, and the
+# removal and the worst-placed open at N=1000 better (a chain walk gone)
+! grep -E '^(cdev_add_ns|cdev_del_ns|open_lookup_ns|mem_bytes_per_cdev),("[^"]*"|[^,]*),stock,cdev-hash,.*,worse,' \
+	"$run/report/compare.csv" || fail "cdev-hash is worse than stock above"
+for row in 'cdev_del_ns,n=1000,' 'open_lookup_ns,"n=1000,pos=tail",'; do
+	grep -q "^${row}stock,cdev-hash,.*,better," "$run/report/compare.csv" ||
+		fail "cdev-hash is not better than stock at $row"
+done
 [ "$(sed -n '/^All comparisons/q;p' "$run/report/report.txt" | wc -l)" -le 60 ] ||
 	fail "the report's first screen is longer than 60 lines"
 echo "smoke run complete: $(readlink "$run")"
