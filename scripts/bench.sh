@@ -29,9 +29,9 @@ if [ -n "$AGAINST" ]; then
 	against=$(against_run)
 	[ -f "$against/meta.json" ] || die "AGAINST=$AGAINST: $against has no meta.json"
 	settings_jq_args
+	facts_jq_args
 	this=$(mktemp)
-	jq -n "${SETTINGS_JQ_ARGS[@]}" --arg measuring_code_sha256 "$(measuring_code_sha256)" \
-		--arg rig_commit "$(rig_commit)" '$ARGS.named' > "$this"
+	jq -n "${SETTINGS_JQ_ARGS[@]}" "${FACTS_JQ_ARGS[@]}" '$ARGS.named' > "$this"
 	why=$(join_refusal "$this" "$against/meta.json")
 	rm -f "$this"
 	[ -z "$why" ] || die "AGAINST=$AGAINST: this run could not be compared against it: $why"
@@ -119,11 +119,8 @@ reproduce_command() {
 # meta.json, written by jq from values read first, so that a value that
 # cannot be read fails the run instead of leaving a hole.
 write_meta() {
-	local v k tree obj fobj cpu qemu subjects links release config series fragment arm
+	local v k tree obj fobj subjects links release config series fragment arm
 	local arms_json='{}'
-	cpu=$(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)
-	qemu=$(qemu-system-x86_64 --version | head -1)
-	[ -n "$qemu" ] || die "qemu-system-x86_64 --version printed nothing"
 	for v in "${arms[@]}"; do
 		k=$(arm_kernel "$v")
 		tree=$(variant_dir "$k") obj=$(kernel_obj_dir "$k") fobj=$(kernel_obj_dir "$k" fault)
@@ -147,10 +144,9 @@ write_meta() {
 	done
 	copy_patches
 	settings_jq_args
+	facts_jq_args
 	jq -n --arg run_id "$run_id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-		--arg rig_commit "$(rig_commit)" --arg measuring_code_sha256 "$(measuring_code_sha256)" \
-		--arg host_cpu "$cpu" --argjson host_cores "$(nproc)" \
-		--arg qemu_version "$qemu" "${SETTINGS_JQ_ARGS[@]}" --argjson variants "$arms_json" \
+		"${FACTS_JQ_ARGS[@]}" "${SETTINGS_JQ_ARGS[@]}" --argjson variants "$arms_json" \
 		--arg reproduce "$(reproduce_command)" '$ARGS.named' > "$run/meta.json.tmp"
 	mv "$run/meta.json.tmp" "$run/meta.json"
 }

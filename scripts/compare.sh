@@ -19,7 +19,7 @@ title=$(basename "$run")
 # (their raw/ samples) as links; then report on that like a run.
 if [ -n "$AGAINST" ]; then
 	other=$(against_run)
-	if [ -d "$RESULTS_DIR/baselines/$AGAINST" ]; then name=$AGAINST; else name=$(basename "$other"); fi
+	if against_saved; then name=$AGAINST; else name=$(basename "$other"); fi
 	[ "$other" != "$run" ] || die "AGAINST=$AGAINST is RUN itself"
 	for dir in "$run" "$other"; do
 		[ -f "$dir/meta.json" ] || die "cannot compare: $dir has no meta.json"

@@ -213,10 +213,13 @@ check_setting() {
 	esac
 }
 
-# The run AGAINST names: a saved baseline (make baseline) or a folder.
+# Whether AGAINST names a saved baseline (make baseline), not a folder.
+against_saved() { [[ $AGAINST =~ ^[A-Za-z0-9._-]+$ ]] && [ -d "$RESULTS_DIR/baselines/$AGAINST" ]; }
+
+# The run AGAINST names: a saved baseline or a folder.
 against_run() {
 	local saved
-	if [ -d "$RESULTS_DIR/baselines/$AGAINST" ] && [[ $AGAINST =~ ^[A-Za-z0-9._-]+$ ]]; then
+	if against_saved; then
 		(cd "$RESULTS_DIR/baselines/$AGAINST" && pwd -P)
 	elif [ -f "$AGAINST/samples.csv" ]; then
 		(cd "$AGAINST" && pwd -P)
@@ -319,21 +322,42 @@ rig_commit() {
 	echo "$commit"
 }
 
+# What meta.json says of the rig and the host, as jq arguments in
+# FACTS_JQ_ARGS, read first so that a value that cannot be read fails the
+# run instead of leaving a hole.
+facts_jq_args() {
+	local qemu
+	qemu=$(qemu-system-x86_64 --version | head -1)
+	[ -n "$qemu" ] || die "qemu-system-x86_64 --version printed nothing"
+	# shellcheck disable=SC2034 # read by the callers
+	FACTS_JQ_ARGS=(--arg rig_commit "$(rig_commit)"
+		--arg measuring_code_sha256 "$(measuring_code_sha256)"
+		--arg host_cpu "$(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)"
+		--argjson host_cores "$(nproc)" --arg qemu_version "$qemu")
+}
+
+# The first KEY whose values differ in meta.json THIS and OTHER, as a
+# sentence, or nothing.
+meta_difference() {	# meta_difference THIS OTHER KEY...
+	local this=$1 other=$2 key a b
+	shift 2
+	for key in "$@"; do
+		a=$(jq -c ".$key" "$this")
+		b=$(jq -c ".$key" "$other")
+		[ "$a" = "$b" ] || { echo "$key is $a in this run, $b in the other"; return; }
+	done
+}
+
 # Why the run of meta.json THIS cannot be compared against the run of
 # meta.json OTHER, or nothing.
 join_refusal() {	# join_refusal THIS OTHER
-	local key a b
-	for key in "${MEASURED_ALIKE[@]}"; do
-		a=$(jq -c ".$key" "$1")
-		b=$(jq -c ".$key" "$2")
-		[ "$a" = "$b" ] || { echo "$key is $a in this run, $b in the other"; return; }
-	done
+	local a b why
+	why=$(meta_difference "$1" "$2" "${MEASURED_ALIKE[@]}")
+	[ -z "$why" ] || { echo "$why"; return; }
 	# outside icount a guest's clock is the host's
-	[ "$(jq -r .mode "$1")" = icount ] || for key in host_cpu host_cores qemu_version; do
-		a=$(jq -c ".$key" "$1")
-		b=$(jq -c ".$key" "$2")
-		[ "$a" = "$b" ] || { echo "$key is $a in this run, $b in the other: outside icount, times of two hosts do not compare"; return; }
-	done
+	[ "$(jq -r .mode "$1")" = icount ] ||
+		why=$(meta_difference "$1" "$2" host_cpu host_cores qemu_version)
+	[ -z "$why" ] || { echo "$why: outside icount, times of two hosts do not compare"; return; }
 	a=$(jq -r '.measuring_code_sha256 // empty' "$1")
 	b=$(jq -r '.measuring_code_sha256 // empty' "$2")
 	if [ -n "$a" ] && [ -n "$b" ]; then

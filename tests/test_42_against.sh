@@ -96,4 +96,21 @@ expect_fail "an older rig's run, from uncommitted code" "an older rig" \
 expect_fail "make bench against a run of other code" "AGAINST=last-week: this run could not be compared" \
 	env AGAINST=last-week VARIANTS=stock scripts/bench.sh
 [ ! -e "$RESULTS_DIR/.lock" ] || fail "make bench went on after refusing the comparison"
+# ... and goes on where it can be compared, outside icount too: a run of
+# this rig, this host and these settings (it then stops at the results
+# lock that another run holds, before building anything)
+(
+	export MODE=tcg
+	. scripts/lib.sh
+	settings_jq_args
+	facts_jq_args
+	jq -n "${SETTINGS_JQ_ARGS[@]}" "${FACTS_JQ_ARGS[@]}" '$ARGS.named + { variants: { stock: {} } }' \
+		> "$RESULTS_DIR/old/meta.json"
+) 2> /dev/null
+flock "$RESULTS_DIR/.lock" sleep 30 &
+holder=$!
+sleep 1
+expect_fail "make bench against a run measured alike, tcg" "another 'make bench' is using" \
+	env AGAINST=last-week VARIANTS=stock MODE=tcg scripts/bench.sh
+kill $holder
 echo "refused: other settings, other measuring code, another host outside icount; make bench before it builds"

@@ -65,7 +65,7 @@ struct window {
 	size_t first_line, nlines;	/* its lines in lines[] */
 	/* from windows.txt; listed: the guest named it; done: in a group */
 	int listed, done;
-	long iter, ops;
+	long iter;
 	char metric[64], param[256];
 	double icount_ns;	/* per operation, from pmu-timing.csv; NAN: none */
 };
@@ -222,7 +222,6 @@ static void read_windows(FILE *f)
 		w->listed = 1;
 		w->icount_ns = NAN;
 		w->iter = iter;
-		w->ops = ops;
 		snprintf(w->metric, sizeof(w->metric), "%s", metric);
 		/* the harness writes the param as a CSV field */
 		if (param[0] == '"' && strlen(param) > 1)
@@ -358,7 +357,7 @@ static void read_timing(const char *file)
 
 static void pmu_group(const struct window *w)
 {
-	double ops = (double)w->ops, insns = (double)w->count[INSNS] / ops;
+	double ops = (double)w->count[OPS], insns = (double)w->count[INSNS] / ops;
 	double l1 = w->count[L1D] / ops, l2 = w->count[L2] / ops, llc = w->count[LLC] / ops;
 
 	row("insns_per_op", w, NULL, insns, 1, "count");
@@ -402,7 +401,7 @@ static void share_group(struct window **g, size_t n)
 		die("param %s of %s", g[0]->param, g[0]->metric);
 	sched = p.value[PARAM_sched];
 	for (i = 0; i < n; i++) {
-		ops += g[i]->ops;
+		ops += g[i]->count[OPS];
 		transfers += g[i]->count[TRANSFERS];
 	}
 	if (!strcmp(sched, "free")) {
@@ -414,7 +413,7 @@ static void share_group(struct window **g, size_t n)
 			const struct line *l = &lines[g[i]->first_line + j];
 			double part;
 
-			if (2 * l->ops_written < (uint64_t)g[i]->ops)
+			if (2 * l->ops_written < g[i]->count[OPS])
 				continue;
 			for (k = 0; k < n; k++) {
 				size_t m;
@@ -425,7 +424,7 @@ static void share_group(struct window **g, size_t n)
 					const struct line *o = &lines[g[k]->first_line + m];
 
 					if (o->addr == l->addr &&
-					    2 * o->ops_touched >= (uint64_t)g[k]->ops)
+					    2 * o->ops_touched >= g[k]->count[OPS])
 						break;
 				}
 				if (m < g[k]->nlines)
@@ -433,7 +432,7 @@ static void share_group(struct window **g, size_t n)
 			}
 			if (k == n)
 				continue;
-			part = g[i]->ops / ops;
+			part = g[i]->count[OPS] / ops;
 			total += part;
 			for (k = 0; k < ns && s[k].line.addr != l->addr; k++)
 				;
