@@ -3,6 +3,7 @@
 #   make test       host tests and an end-to-end smoke run
 #   make compare    the report of a run (RUN=, BASELINE=, AGAINST=)
 #   make baseline   keep a run (RUN=) as a named baseline (SAVE=NAME)
+#   make merge      join the units of a run (RUN=) that another executor ran
 #   make race-check the selftest's races on several vCPUs, negative controls
 #                   required to fail
 # Settings (make VAR=value): every name declared in scripts/settings.def,
@@ -26,7 +27,7 @@ CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 # results schema's reader and writer.
 COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench/lib/results.c
 
-.PHONY: all deps kernels variant progs tools bench race-check compare baseline test clean
+.PHONY: all deps kernels variant progs tools bench race-check compare baseline merge test clean
 
 all: bench
 
@@ -106,6 +107,11 @@ compare: tools
 
 baseline:
 	@scripts/baseline.sh
+
+# A run's units into its samples.csv, each checked against the run's
+# meta.json (scripts/merge.sh); make bench does it after its executor.
+merge: progs
+	@scripts/merge.sh
 
 test: deps progs tools
 	@tests/run.sh

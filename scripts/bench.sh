@@ -63,6 +63,7 @@ interrupted() {
 	run_status=interrupted
 	# parallel boots run in process groups of their own
 	for job in $(jobs -p); do kill -TERM -- "-$job" 2> /dev/null || true; done
+	[ -z "${slurm_job:-}" ] || scancel "$slurm_job" || true
 	log "interrupted: $run is marked interrupted and does not become latest"
 	exit 130
 }
@@ -131,14 +132,19 @@ write_meta() {
 		series=$(< "$tree/.cdevbench/series.sha")
 		fragment=null
 		[ ! -f "$PATCHES_DIR/$k/config" ] || fragment="\"patches/$k/config\""
+		kernel_build_jq_args "$k" timing
 		arm=$(jq -n --arg kernel "$k" --arg kernel_release "$release" --arg config_sha256 "$config" \
 			--arg series_sha256 "$series" --argjson patches "$subjects" --argjson links "$links" \
-			--argjson config_fragment "$fragment" '$ARGS.named')
+			--argjson config_fragment "$fragment" "${KERNEL_BUILD_JQ_ARGS[@]}" '$ARGS.named')
 		if [ "$FAULTS" = 1 ]; then
 			release=$(< "$fobj/include/config/kernel.release")
 			config=$(sha256sum < "$fobj/.config" | cut -d' ' -f1)
+			kernel_build_jq_args "$k" fault
 			arm=$(jq --arg fault_kernel_release "$release" --arg fault_config_sha256 "$config" \
-				--arg fault_config_fragment patches/fault.config '. + $ARGS.named' <<< "$arm")
+				--arg fault_config_fragment patches/fault.config \
+				--arg fault_kernel_sha256 "${KERNEL_BUILD_JQ_ARGS[2]}" \
+				--arg fault_module_sha256 "${KERNEL_BUILD_JQ_ARGS[5]}" \
+				'. + $ARGS.named' <<< "$arm")
 		fi
 		arms_json=$(jq --arg v "$v" --argjson arm "$arm" '. + {($v): $arm}' <<< "$arms_json")
 	done
@@ -152,100 +158,88 @@ write_meta() {
 }
 write_meta
 
-log "step 2/3: run $run_id: ${arms[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}, $REPS reps, $BOOT_JOBS boot(s) at once"
-[ "$BOOT_JOBS" = 1 ] ||
-	log "warning: BOOT_JOBS=$BOOT_JOBS: boots side by side move each other's numbers, in icount mode too (README)"
-"$BUILD_DIR/bin/rows" header > "$run/samples.csv"
-
-# One boot: boot_one VARIANT BOOT_DIR PHASE LABEL.  A timing boot's rows
-# get those of its traced pass (made here from the tools' output by
-# trace_rows), a plugin boot's are made from the plugin's records by
-# pmu_rows; a fault boot's rows pass its host-side check.  A boot that
-# fails leaves BOOT_DIR/failed with its status.
-boot_one() {
-	local v=$1 boot_dir=$2 phase=$3 what=$4 t rc=0 check=0 k how
-	k=$(arm_kernel "$v")
-	write_suite_env "$v" "$k" "$boot_dir" "$phase"
-	case $phase in
-	pmu) how="timing kernel, icount, 1 vCPU, TCG plugin" ;;
-	share) how="timing kernel, tcg thread=$PMU_INTERLEAVE, $PMU_VCPUS vCPUs, TCG plugin" ;;
-	*) how="$(phase_flavour "$phase") kernel, $MODE, $VCPUS vCPU" ;;
-	esac
-	log "$what: $v booting ($how)"
-	t=$(date +%s)
-	"$RIG_ROOT/scripts/boot.sh" "$k" "$boot_dir" "$phase" || rc=$?
-	if [ "$phase" = fault ] && [ -s "$boot_dir/samples.csv" ]; then
-		"$RIG_ROOT/scripts/fault-check.sh" "$boot_dir" || check=$?
-		[ $rc != 0 ] || rc=$check
-	elif [ $rc = 0 ] && [ "$phase" = timing ]; then
-		"$BUILD_DIR/bin/trace_rows" "$v" "${boot_dir##*-}" "$TRACE_N" "$boot_dir" \
-			"$(kernel_obj_dir "$k")/System.map" >> "$boot_dir/samples.csv" || rc=$?
-	elif [ $rc = 0 ]; then
-		"$BUILD_DIR/bin/pmu_rows" "$v" "${boot_dir##*-}" "$boot_dir" \
-			>> "$boot_dir/samples.csv" || rc=$?
-	fi
-	t=$(( $(date +%s) - t ))
-	echo "$t" > "$boot_dir/seconds"
-	if [ $rc = 0 ]; then
-		log "$what: $v done in ${t}s"
-	else
-		echo "$rc" > "$boot_dir/failed"
-		log "$what: $v FAILED (status $rc) after ${t}s; log: $boot_dir/serial.log"
-	fi
+# The plan: one unit per boot, in the order they start: rounds of every
+# arm, interleaved, then the fault boots, then the plugin's.  A unit's
+# folder names everything it needs (scripts/unit.sh); RUN/units.list
+# holds them in this order, which is also the order of the merged rows.
+plan_unit() {	# plan_unit ARM PHASE DIR LABEL
+	local dir=$run/$3 k
+	k=$(arm_kernel "$1")
+	mkdir -p "$dir"
+	write_suite_env "$1" "$k" "$dir" "$2"
+	{
+		echo "# cdevbench unit: scripts/unit.sh $dir"
+		UNIT_RUN_ID=$run_id UNIT_ARM=$1 UNIT_KERNEL=$k UNIT_PHASE=$2 UNIT_LABEL=$4 \
+			shell_assignments UNIT_RUN_ID UNIT_ARM UNIT_KERNEL UNIT_PHASE UNIT_LABEL
+		shell_assignments BUILD_DIR PATCHES_DIR BOOT_TIMEOUT
+		settings_env run
+		settings_env guest
+	} > "$dir/unit.env"
+	unit_expected_json "$run/meta.json" "$1" "$2" > "$dir/expected.json"
+	echo "$3" >> "$run/units.list"
 }
-
-# The boots, in the order they start: rounds of every arm, interleaved,
-# then the fault boots, then the plugin's.  "ARM|BOOT_DIR|PHASE|LABEL"
-# each.
-plan=()
+: > "$run/units.list"
 for ((b = 1; b <= BOOTS; b++)); do
-	for v in "${arms[@]}"; do plan+=("$v|$run/$v/boot-$b|timing|round $b/$BOOTS"); done
+	for v in "${arms[@]}"; do plan_unit "$v" timing "$v/boot-$b" "round $b/$BOOTS"; done
 done
 if [ "$FAULTS" = 1 ]; then
-	for v in "${variants[@]}"; do plan+=("$v|$run/$v/fault-1|fault|failure paths"); done
+	for v in "${variants[@]}"; do plan_unit "$v" fault "$v/fault-1" "failure paths"; done
 fi
 if [ "$PMU" = 1 ]; then
 	for v in "${variants[@]}"; do
-		plan+=("$v|$run/$v/pmu-1|pmu|cache model" "$v|$run/$v/share-1|share|shared lines")
+		plan_unit "$v" pmu "$v/pmu-1" "cache model"
+		plan_unit "$v" share "$v/share-1" "shared lines"
 	done
 fi
+mapfile -t units < "$run/units.list"
 
-# Up to BOOT_JOBS at once, started in the plan's order.  Each background
-# boot is a process group of its own (set -m), so that an interrupted run
-# stops its QEMUs too.
-[ "$BOOT_JOBS" = 1 ] || set -m
+log "step 2/3: run $run_id: ${arms[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}, $REPS reps, ${#units[@]} units, executor $EXECUTOR"
 t_boots=$(date +%s)
-for spec in "${plan[@]}"; do
-	IFS='|' read -r v boot_dir phase what <<< "$spec"
-	mkdir -p "$boot_dir"
-	if [ "$BOOT_JOBS" = 1 ]; then
-		boot_one "$v" "$boot_dir" "$phase" "$what"
-		continue
-	fi
-	while [ "$(jobs -pr | wc -l)" -ge "$BOOT_JOBS" ]; do wait -n || true; done
-	boot_one "$v" "$boot_dir" "$phase" "$what" &
-done
-wait
+case $EXECUTOR in
+local)
+	[ "$BOOT_JOBS" = 1 ] || log "$BOOT_JOBS boots at once; warning: boots side by side move each other's numbers, in icount mode too (README)"
+	# Up to BOOT_JOBS at once, started in the plan's order.  Each
+	# background unit is a process group of its own (set -m), so that an
+	# interrupted run stops its QEMUs too.
+	[ "$BOOT_JOBS" = 1 ] || set -m
+	for u in "${units[@]}"; do
+		if [ "$BOOT_JOBS" = 1 ]; then
+			"$RIG_ROOT/scripts/unit.sh" "$run/$u" || true
+			continue
+		fi
+		while [ "$(jobs -pr | wc -l)" -ge "$BOOT_JOBS" ]; do wait -n || true; done
+		"$RIG_ROOT/scripts/unit.sh" "$run/$u" &
+	done
+	wait || true
+	;;
+slurm)
+	# One array job, a task per unit (scripts/unit.sh RUN INDEX), polled
+	# until none is left in the queue.  The nodes read the kernels, the
+	# programs and the rig where this host has them: BUILD_DIR, the run
+	# folder and the rig must be on a filesystem every node mounts at the
+	# same path (README, "Units, executors, Slurm").
+	command -v sbatch > /dev/null || die "EXECUTOR=slurm: no sbatch here (Debian: slurm-client)"
+	mkdir -p "$run/slurm"
+	read -r -a slurm_args <<< "$SLURM_ARGS"
+	slurm_job=$(sbatch --parsable --job-name="cdevbench-$run_id" --array="0-$((${#units[@]} - 1))" \
+		--output="$run/slurm/%a.out" --time=$((BOOT_TIMEOUT / 60 + 10)) "${slurm_args[@]}" \
+		--wrap="exec $(printf %q "$RIG_ROOT/scripts/unit.sh") $(printf %q "$run") \$SLURM_ARRAY_TASK_ID") ||
+		die "EXECUTOR=slurm: sbatch refused the job"
+	slurm_job=${slurm_job%%;*}
+	echo "$slurm_job" > "$run/slurm/job"
+	log "slurm job $slurm_job: ${#units[@]} tasks, sbatch ${SLURM_ARGS}; each task's output in $run/slurm/"
+	slurm_progress() {
+		log "slurm job $slurm_job: $(ls "$run"/*/*/seconds 2> /dev/null | wc -l) of ${#units[@]} units finished, $(squeue -h -t R -j "$slurm_job" 2> /dev/null | wc -l) running"
+	}
+	every_minute slurm_progress &
+	progress=$!
+	while [ -n "$(squeue -h -j "$slurm_job" 2> /dev/null)" ]; do sleep 5; done
+	kill "$progress"
+	;;
+esac
 t_boots=$(( $(date +%s) - t_boots ))
 
-# The rows join the run's samples.csv in the plan's order, whatever order
-# the boots ended in: a timing boot's when it succeeded, a fault boot's
-# always, so that the report shows what broke.
-failed=()
-for spec in "${plan[@]}"; do
-	IFS='|' read -r v boot_dir phase what <<< "$spec"
-	if [ "$phase" = fault ] || [ ! -f "$boot_dir/failed" ]; then
-		[ ! -s "$boot_dir/samples.csv" ] || tail -n +2 "$boot_dir/samples.csv" >> "$run/samples.csv"
-	fi
-	[ ! -f "$boot_dir/failed" ] || failed+=("${boot_dir#$run/}")
-done
-
-if [ ${#failed[@]} -gt 0 ]; then
-	echo failed > "$run/status"
-	die "run $run_id incomplete, failed boots: ${failed[*]}; 'latest' not updated"
-fi
-echo complete > "$run/status"
-ln -sfn "$run_id" "$RESULTS_DIR/latest"
+RUN=$run "$RIG_ROOT/scripts/merge.sh"
 log "step 3/3: run complete: $run (latest); comparing"
 t_report=$(date +%s)
 AGAINST='' RUN=$run "$RIG_ROOT/scripts/compare.sh"
@@ -253,12 +247,12 @@ AGAINST='' RUN=$run "$RIG_ROOT/scripts/compare.sh"
 t_report=$(( $(date +%s) - t_report ))
 
 # Where the time went: the kernels, the boots (the wall time, and each
-# phase's boots summed: with BOOT_JOBS > 1 they overlap), the report.
+# phase's boots summed: run side by side they overlap), the report.
 minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 declare -A phase_seconds=()
-for spec in "${plan[@]}"; do
-	IFS='|' read -r v boot_dir phase what <<< "$spec"
-	phase_seconds[$phase]=$(( ${phase_seconds[$phase]:-0} + $(cat "$boot_dir/seconds") ))
+for u in "${units[@]}"; do
+	phase=$(unit_phase "$run/$u")
+	phase_seconds[$phase]=$(( ${phase_seconds[$phase]:-0} + $(cat "$run/$u/seconds") ))
 done
 spent="kernels $(minutes "$t_kernels"), boots $(minutes "$t_boots") ("
 for phase in timing fault pmu share; do

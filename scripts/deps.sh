@@ -12,6 +12,8 @@ packages=(
 	shellcheck		# make test lints the shell scripts
 	ccache			# keeps kernel rebuilds cheap
 	git			# make variant: mbox splitting, git ranges, work trees
+	slurm-client		# EXECUTOR=slurm: sbatch, squeue
+	slurmctld slurmd munge	# make test's one-node Slurm cluster
 	gcc make patch xz-utils kmod
 	flex bison bc libelf-dev libssl-dev dwarves cpio	# kernel build
 )

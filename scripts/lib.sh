@@ -205,6 +205,9 @@ check_setting() {
 		for n in $value; do check_variant "$n"; done ;;
 	interleave)
 		case $value in single | multi) ;; *) die "$name must be single or multi, not '$value'" ;; esac ;;
+	executor)
+		case $value in local | slurm) ;; *) die "$name must be local or slurm, not '$value'" ;; esac ;;
+	words) ;;
 	label) [[ $value =~ ^[A-Za-z0-9._-]*$ ]] ||
 		die "$name may hold letters, digits, '.', '_' and '-', not '$value'" ;;
 	path) [ -n "$value" ] || die "$name is empty" ;;
@@ -240,12 +243,17 @@ load_settings() {
 	done < <(settings_rows)
 }
 
-# NAME='VALUE' lines of the settings of one scope, for a file sh sources.
+# NAME='VALUE', quoted for sh, of each variable named.
+shell_assignments() {	# shell_assignments NAME...
+	local name
+	for name in "$@"; do printf "%s='%s'\n" "$name" "${!name//\'/\'\\\'\'}"; done
+}
+
+# The same, of every setting of one scope, for a file sh sources.
 settings_env() {	# settings_env SCOPE
 	local name default check scope doc meaning
 	while IFS='|' read -r name default check scope doc meaning; do
-		[ "$scope" = "$1" ] || continue
-		printf "%s='%s'\n" "$name" "${!name//\'/\'\\\'\'}"
+		[ "$scope" != "$1" ] || shell_assignments "$name"
 	done < <(settings_rows)
 }
 
@@ -336,16 +344,21 @@ facts_jq_args() {
 		--argjson host_cores "$(nproc)" --arg qemu_version "$qemu")
 }
 
-# The first KEY whose values differ in meta.json THIS and OTHER, as a
-# sentence, or nothing.
-meta_difference() {	# meta_difference THIS OTHER KEY...
-	local this=$1 other=$2 key a b
-	shift 2
+# The first KEY whose values differ in the JSON files A and B, as a
+# sentence naming them as A_NAME and B_NAME, or nothing.
+json_difference() {	# json_difference A_NAME A B_NAME B KEY...
+	local a_name=$1 a_file=$2 b_name=$3 b_file=$4 key a b
+	shift 4
 	for key in "$@"; do
-		a=$(jq -c ".$key" "$this")
-		b=$(jq -c ".$key" "$other")
-		[ "$a" = "$b" ] || { echo "$key is $a in this run, $b in the other"; return; }
+		a=$(jq -c ".$key" "$a_file")
+		b=$(jq -c ".$key" "$b_file")
+		[ "$a" = "$b" ] || { echo "$key is $a in $a_name, $b in $b_name"; return; }
 	done
+}
+
+# The same, of two runs' meta.json.
+meta_difference() {	# meta_difference THIS OTHER KEY...
+	json_difference "this run" "$1" "the other" "$2" "${@:3}"
 }
 
 # Why the run of meta.json THIS cannot be compared against the run of
@@ -369,6 +382,52 @@ join_refusal() {	# join_refusal THIS OTHER
 	b=$(jq -r .rig_commit "$2")
 	[ "$a" = "$b" ] && [ "${a%-dirty}" = "$a" ] ||
 		echo "a run without measuring_code_sha256 (an older rig) compares only with a run of its own clean rig commit: $a in this run, $b in the other"
+}
+
+# --- Units: one boot each, run by any executor (scripts/unit.sh) ---
+
+# What a unit's numbers depend on besides its settings: the run it
+# belongs to, the rig, the mode, and the builds of the kernel it boots
+# and of the rig's modules for it.
+UNIT_FACTS=(run_id rig_commit measuring_code_sha256 mode kernel_sha256 module_sha256)
+
+# The builds of a variant's kernel of one flavour: sha256 of bzImage and
+# of the modules the guest loads.
+kernel_build_jq_args() {	# kernel_build_jq_args VARIANT FLAVOUR
+	local bzimage
+	bzimage=$(kernel_obj_dir "$1" "$2")/arch/x86/boot/bzImage
+	[ -f "$bzimage" ] || die "no $2 kernel for $1 at $bzimage: run 'make kernels'"
+	KERNEL_BUILD_JQ_ARGS=(--arg kernel_sha256 "$(sha256sum < "$bzimage" | cut -d' ' -f1)"
+		--arg module_sha256 "$(hash_files "$(module_dir "$1" "$2")"/*.ko)")
+}
+
+# This executor's facts for a unit that boots KERNEL of FLAVOUR, as JSON
+# (the run id is the unit's).
+unit_facts_json() {	# unit_facts_json KERNEL FLAVOUR
+	kernel_build_jq_args "$1" "$2"
+	jq -n --arg run_id "$UNIT_RUN_ID" --arg rig_commit "$(rig_commit)" \
+		--arg measuring_code_sha256 "$(measuring_code_sha256)" --arg mode "$MODE" \
+		"${KERNEL_BUILD_JQ_ARGS[@]}" '$ARGS.named'
+}
+
+# A unit's phase, from its unit.env.
+# shellcheck source=/dev/null
+unit_phase() { (. "$1/unit.env" && echo "$UNIT_PHASE"); }
+
+# What the run of META expects a unit of ARM and PHASE to run with, as
+# JSON of UNIT_FACTS.
+unit_expected_json() {	# unit_expected_json META ARM PHASE
+	jq --arg arm "$2" --arg flavour "$(phase_flavour "$3")" '
+		{ run_id, rig_commit, measuring_code_sha256, mode } +
+		(.variants[$arm] | if $flavour == "fault"
+			then { kernel_sha256: .fault_kernel_sha256, module_sha256: .fault_module_sha256 }
+			else { kernel_sha256, module_sha256 } end)' "$1"
+}
+
+# Why a unit's ran.json is not what EXPECTED (a JSON file of UNIT_FACTS,
+# named EXPECTED_NAME) says, or nothing.
+unit_refusal() {	# unit_refusal UNIT_DIR EXPECTED EXPECTED_NAME
+	json_difference "the unit (ran.json)" "$1/ran.json" "$3" "$2" "${UNIT_FACTS[@]}"
 }
 
 # The README's table of settings.

@@ -21,3 +21,10 @@ expect_fail() {
 		fail "$what: error does not match '$pattern': $out"
 	echo "$what: failed as expected"
 }
+
+# A CSV file with each quoted field's commas made ';' and its quotes
+# dropped (compare.csv's params such as "n=100,majors=10"), so that
+# awk -F, sees the columns.
+unquoted_csv() {
+	sed -E ':a; s/("[^",]*),([^"]*")/\1;\2/; ta; s/"//g' "$1"
+}

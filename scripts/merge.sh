@@ -1,0 +1,53 @@
+#!/bin/bash
+# make merge RUN=...: join a run's units, in the plan's order
+# (RUN/units.list), into RUN/samples.csv, and make the run complete and
+# RESULTS_DIR/latest, or failed, saying why.  make bench merges after its
+# executor; run by hand it merges units that another executor ran.
+# A unit is refused when what it ran with (its ran.json) is not what the
+# run's meta.json says: another run, rig commit or measuring code, mode,
+# or kernel or module build.  Rows: a timing or plugin unit's when it
+# succeeded, a fault unit's always, so that the report shows what broke.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+run=$(cd "$RUN" 2> /dev/null && pwd -P) || die "no run at $RUN"
+for f in units.list meta.json; do [ -f "$run/$f" ] || die "$run has no $f: not a run planned by make bench"; done
+mapfile -t units < "$run/units.list"
+expected=$(mktemp)
+trap 'rm -f "$expected"' EXIT
+
+refused=() failed=() missing=()
+for u in "${units[@]}"; do
+	dir=$run/$u
+	phase=$(unit_phase "$dir")
+	if [ ! -f "$dir/ran.json" ] || [ ! -f "$dir/seconds" ]; then
+		missing+=("$u")
+		continue
+	fi
+	unit_expected_json "$run/meta.json" "${u%%/*}" "$phase" > "$expected"
+	why=$(unit_refusal "$dir" "$expected" "the run (meta.json)")
+	if [ -n "$why" ]; then
+		refused+=("$u: $why")
+	elif [ -f "$dir/failed" ]; then
+		failed+=("$u")
+	fi
+done
+
+fail_run() { echo failed > "$run/status"; die "run $(basename "$run"): $*; 'latest' not updated"; }
+[ ${#refused[@]} = 0 ] || fail_run "units refused, they did not run what the run planned: $(printf '%s; ' "${refused[@]}")"
+[ ${#missing[@]} = 0 ] || fail_run "units that did not run or did not finish (no ran.json or seconds): ${missing[*]}"
+
+"$BUILD_DIR/bin/rows" header > "$run/samples.csv.tmp"
+for u in "${units[@]}"; do
+	dir=$run/$u
+	phase=$(unit_phase "$dir")
+	if [ "$phase" = fault ] || [ ! -f "$dir/failed" ]; then
+		[ ! -s "$dir/samples.csv" ] || tail -n +2 "$dir/samples.csv" >> "$run/samples.csv.tmp"
+	fi
+done
+mv "$run/samples.csv.tmp" "$run/samples.csv"
+
+[ ${#failed[@]} = 0 ] || fail_run "incomplete, failed boots: ${failed[*]}"
+echo complete > "$run/status"
+ln -sfn "$(basename "$run")" "$(dirname "$run")/latest"
+log "merged ${#units[@]} units of $run"

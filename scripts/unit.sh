@@ -1,0 +1,78 @@
+#!/bin/bash
+# Run one unit of a run: one boot of one arm, from its folder alone.
+#   scripts/unit.sh UNIT_DIR
+# UNIT_DIR holds unit.env (the settings; the run, arm, kernel and phase),
+# expected.json (the rig, mode and kernel and module builds the plan
+# expects) and suite.env (what the guest is told), written by bench.sh's
+# plan.  Any executor with the rig
+# checked out at the same commit and the same paths (BUILD_DIR, the run
+# folder) runs it: make bench itself, a Slurm array task, a LAVA job.
+# The unit first writes ran.json, what this executor found (rig, mode,
+# the kernel and module it would boot), and boots only if that is what
+# the plan expects; scripts/merge.sh checks ran.json against the run's
+# meta.json again.  Then the boot (scripts/boot.sh), the rows its phase
+# makes (trace_rows, pmu_rows, or the fault phase's host-side check),
+# the wall time in `seconds`, and `failed` with the status if it failed.
+#   scripts/unit.sh RUN INDEX
+# runs the unit on line INDEX + 1 of RUN/units.list (a Slurm array task).
+set -euo pipefail
+unit_dir=${1:?usage: unit.sh UNIT_DIR | RUN INDEX}
+[ $# = 1 ] || unit_dir=$1/$(sed -n "$(($2 + 1))p" "$1/units.list")
+unit_dir=$(cd "$unit_dir" && pwd)
+[ -f "$unit_dir/unit.env" ] || { echo "cdevbench: error: $unit_dir/unit.env missing" >&2; exit 1; }
+set -a
+# shellcheck source=/dev/null
+. "$unit_dir/unit.env"
+set +a
+. "$(dirname "$0")/lib.sh"
+
+rm -f "$unit_dir/failed" "$unit_dir/seconds"
+executor=scripts/unit.sh
+[ -z "${SLURM_JOB_ID:-}" ] || executor="slurm job $SLURM_JOB_ID${SLURM_ARRAY_TASK_ID:+ task $SLURM_ARRAY_TASK_ID}"
+unit_facts_json "$UNIT_KERNEL" "$(phase_flavour "$UNIT_PHASE")" |
+	jq --arg host "$(hostname)" --arg executor "$executor" \
+		--arg started "$(date -u +%Y-%m-%dT%H:%M:%SZ)" '. + $ARGS.named' > "$unit_dir/ran.json"
+
+finish() {	# finish STATUS SECONDS
+	echo "$2" > "$unit_dir/seconds"
+	[ "$1" = 0 ] || echo "$1" > "$unit_dir/failed"
+	exit "$1"
+}
+
+why=$(unit_refusal "$unit_dir" "$unit_dir/expected.json" "the plan (expected.json)")
+if [ -n "$why" ]; then
+	log "$UNIT_LABEL: $UNIT_ARM not booted: $why"
+	finish 3 0
+fi
+
+case $UNIT_PHASE in
+pmu) how="timing kernel, icount, 1 vCPU, TCG plugin" ;;
+share) how="timing kernel, tcg thread=$PMU_INTERLEAVE, $PMU_VCPUS vCPUs, TCG plugin" ;;
+*) how="$(phase_flavour "$UNIT_PHASE") kernel, $MODE, $VCPUS vCPU" ;;
+esac
+log "$UNIT_LABEL: $UNIT_ARM booting ($how)"
+t=$(date +%s)
+rc=0 check=0
+rm -f "$unit_dir/samples.csv"
+"$RIG_ROOT/scripts/boot.sh" "$UNIT_KERNEL" "$unit_dir" "$UNIT_PHASE" || rc=$?
+# A timing boot's rows get those of its traced pass (made here from the
+# tools' output by trace_rows), a plugin boot's are made from the
+# plugin's records by pmu_rows; a fault boot's rows pass its host-side
+# check.
+if [ "$UNIT_PHASE" = fault ] && [ -s "$unit_dir/samples.csv" ]; then
+	"$RIG_ROOT/scripts/fault-check.sh" "$unit_dir" || check=$?
+	[ $rc != 0 ] || rc=$check
+elif [ $rc = 0 ] && [ "$UNIT_PHASE" = timing ]; then
+	"$BUILD_DIR/bin/trace_rows" "$UNIT_ARM" "${unit_dir##*-}" "$TRACE_N" "$unit_dir" \
+		"$(kernel_obj_dir "$UNIT_KERNEL")/System.map" >> "$unit_dir/samples.csv" || rc=$?
+elif [ $rc = 0 ]; then
+	"$BUILD_DIR/bin/pmu_rows" "$UNIT_ARM" "${unit_dir##*-}" "$unit_dir" \
+		>> "$unit_dir/samples.csv" || rc=$?
+fi
+t=$(( $(date +%s) - t ))
+if [ $rc = 0 ]; then
+	log "$UNIT_LABEL: $UNIT_ARM done in ${t}s"
+else
+	log "$UNIT_LABEL: $UNIT_ARM FAILED (status $rc) after ${t}s; log: $unit_dir/serial.log"
+fi
+finish "$rc" "$t"
