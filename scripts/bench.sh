@@ -42,9 +42,16 @@ exec 9> "$RESULTS_DIR/.lock"
 flock -n 9 || die "another 'make bench' is using $RESULTS_DIR; wait for it or set RESULTS_DIR"
 
 log "step 1/3: kernels (${flavours[*]}) for ${variants[*]}"
+minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 t_kernels=$(date +%s)
+kernel_times=()
 for v in "${variants[@]}"; do
-	for f in "${flavours[@]}"; do "$RIG_ROOT/scripts/kernel.sh" "$v" "$f"; done
+	for f in "${flavours[@]}"; do
+		t=$(date +%s)
+		"$RIG_ROOT/scripts/kernel.sh" "$v" "$f"
+		t=$(minutes $(( $(date +%s) - t )))
+		if [ "$f" = timing ]; then kernel_times+=("$v $t"); else kernel_times+=("$v-$f $t"); fi
+	done
 done
 t_kernels=$(( $(date +%s) - t_kernels ))
 
@@ -247,8 +254,8 @@ AGAINST='' RUN=$run "$RIG_ROOT/scripts/compare.sh"
 t_report=$(( $(date +%s) - t_report ))
 
 # Where the time went: the kernels, the boots (the wall time, and each
-# phase's boots summed: run side by side they overlap), the report.
-minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+# phase's boots summed: run side by side they overlap), the report; then
+# each kernel's build (its audit included).
 declare -A phase_seconds=()
 for u in "${units[@]}"; do
 	phase=$(unit_phase "$run/$u")
@@ -259,5 +266,8 @@ for phase in timing fault pmu share; do
 	[ -z "${phase_seconds[$phase]:-}" ] || spent+="$phase $(minutes "${phase_seconds[$phase]}"), "
 done
 spent="${spent%, }), report $(minutes "$t_report")"
-echo "$spent" > "$run/time.txt"
+{
+	echo "$spent"
+	printf 'kernels: %s\n' "$(printf '%s, ' "${kernel_times[@]}" | sed 's/, $//')"
+} > "$run/time.txt"
 log "time: $spent"

@@ -19,6 +19,8 @@ run=$results/latest
 [ "$(cat "$run/status")" = complete ] || fail "status is not complete"
 grep -qE '^kernels [0-9]+m[0-9]{2}s, boots [0-9]+m[0-9]{2}s \(timing [0-9]+m[0-9]{2}s, fault [0-9]+m[0-9]{2}s\), report [0-9]+m[0-9]{2}s$' \
 	"$run/time.txt" || fail "time.txt does not say where the run's time went: $(cat "$run/time.txt")"
+grep -qE '^kernels: stock [0-9]+m[0-9]{2}s, stock-fault [0-9]+m[0-9]{2}s, ' "$run/time.txt" ||
+	fail "time.txt does not list each kernel's build time: $(cat "$run/time.txt")"
 jq -e '.mode == "icount" and .aa == true and .variants["stock-aa"].kernel == "stock"' \
 	"$run/meta.json" > /dev/null || fail "meta.json is not valid JSON or lacks its settings and arms"
 # Provenance: the patches that ran are in the run, and the command that
