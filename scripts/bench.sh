@@ -18,6 +18,12 @@ for v in "${variants[@]}"; do
 done
 [ "$AA" = 0 ] || [ ${#arms[@]} -gt ${#variants[@]} ] ||
 	die "AA=1 needs the baseline '$BASELINE' in VARIANTS (${variants[*]})"
+# Without the baseline, a run has nothing of its own to compare: it is
+# compared against another run's (AGAINST), or refused before it builds.
+has_baseline=0
+for v in "${variants[@]}"; do [ "$v" != "$BASELINE" ] || has_baseline=1; done
+[ "$has_baseline" = 1 ] || [ -n "$AGAINST" ] ||
+	die "VARIANTS (${variants[*]}) lacks the baseline '$BASELINE': add it, or compare against a saved run's (AGAINST=NAME)"
 # The kernel an arm boots.
 arm_kernel() { if [ "$AA" = 1 ] && [ "$1" = "$BASELINE-aa" ]; then echo "$BASELINE"; else echo "$1"; fi; }
 flavours=(timing)
@@ -249,7 +255,11 @@ t_boots=$(( $(date +%s) - t_boots ))
 RUN=$run "$RIG_ROOT/scripts/merge.sh"
 log "step 3/3: run complete: $run (latest); comparing"
 t_report=$(date +%s)
-AGAINST='' RUN=$run "$RIG_ROOT/scripts/compare.sh"
+if [ "$has_baseline" = 1 ]; then
+	AGAINST='' RUN=$run "$RIG_ROOT/scripts/compare.sh"
+else
+	log "no report of the run alone: it lacks the baseline '$BASELINE'"
+fi
 [ -z "$AGAINST" ] || RUN=$run "$RIG_ROOT/scripts/compare.sh"
 t_report=$(( $(date +%s) - t_report ))
 

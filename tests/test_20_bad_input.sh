@@ -33,6 +33,7 @@ expect_fail "bad BOOTS" "BOOTS must be a positive number" \
 	env VARIANTS=stock BOOTS=x scripts/bench.sh
 expect_fail "unknown mode" "unknown MODE 'fast'" env MODE=fast scripts/bench.sh
 expect_fail "bad AA" "AA must be 0 or 1" env VARIANTS=stock AA=yes scripts/bench.sh
+expect_fail "a run without its baseline" "lacks the baseline 'stock'" env VARIANTS=cdev-hash scripts/bench.sh
 expect_fail "bad SWEEP_N" "SWEEP_N holds 'ten'" env SWEEP_N="1 ten" scripts/bench.sh
 expect_fail "bad LABEL" "LABEL may hold letters" env LABEL="a/b" scripts/bench.sh
 expect_fail "A/A arm without its baseline" "AA=1 needs the baseline 'stock' in VARIANTS" \
