@@ -152,11 +152,9 @@ write_meta() {
 		if [ "$FAULTS" = 1 ]; then
 			release=$(< "$fobj/include/config/kernel.release")
 			config=$(sha256sum < "$fobj/.config" | cut -d' ' -f1)
-			kernel_build_jq_args "$k" fault
+			kernel_build_jq_args "$k" fault fault_
 			arm=$(jq --arg fault_kernel_release "$release" --arg fault_config_sha256 "$config" \
-				--arg fault_config_fragment patches/fault.config \
-				--arg fault_kernel_sha256 "${KERNEL_BUILD_JQ_ARGS[2]}" \
-				--arg fault_module_sha256 "${KERNEL_BUILD_JQ_ARGS[5]}" \
+				--arg fault_config_fragment patches/fault.config "${KERNEL_BUILD_JQ_ARGS[@]}" \
 				'. + $ARGS.named' <<< "$arm")
 		fi
 		arms_json=$(jq --arg v "$v" --argjson arm "$arm" '. + {($v): $arm}' <<< "$arms_json")

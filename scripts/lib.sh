@@ -391,14 +391,15 @@ join_refusal() {	# join_refusal THIS OTHER
 # and of the rig's modules for it.
 UNIT_FACTS=(run_id rig_commit measuring_code_sha256 mode kernel_sha256 module_sha256)
 
-# The builds of a variant's kernel of one flavour: sha256 of bzImage and
-# of the modules the guest loads.
-kernel_build_jq_args() {	# kernel_build_jq_args VARIANT FLAVOUR
+# The builds of a variant's kernel of one flavour, as jq arguments in
+# KERNEL_BUILD_JQ_ARGS: sha256 of bzImage and of the modules the guest
+# loads, keys PREFIXkernel_sha256 and PREFIXmodule_sha256.
+kernel_build_jq_args() {	# kernel_build_jq_args VARIANT FLAVOUR [PREFIX]
 	local bzimage
 	bzimage=$(kernel_obj_dir "$1" "$2")/arch/x86/boot/bzImage
 	[ -f "$bzimage" ] || die "no $2 kernel for $1 at $bzimage: run 'make kernels'"
-	KERNEL_BUILD_JQ_ARGS=(--arg kernel_sha256 "$(sha256sum < "$bzimage" | cut -d' ' -f1)"
-		--arg module_sha256 "$(hash_files "$(module_dir "$1" "$2")"/*.ko)")
+	KERNEL_BUILD_JQ_ARGS=(--arg "${3:-}kernel_sha256" "$(sha256sum < "$bzimage" | cut -d' ' -f1)"
+		--arg "${3:-}module_sha256" "$(hash_files "$(module_dir "$1" "$2")"/*.ko)")
 }
 
 # This executor's facts for a unit that boots KERNEL of FLAVOUR, as JSON
