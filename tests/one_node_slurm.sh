@@ -22,11 +22,12 @@ stop() {
 	[ ! -f "$dir/munge.socket_dir" ] || rm -rf "$(cat "$dir/munge.socket_dir")"
 }
 
-# A TCP port nobody listens on, from the ephemeral range's lower end.
+# A TCP port nobody listens on on loopback (a connection is refused),
+# from $1 up.
 free_port() {
 	local port
 	for port in $(seq "$1" $(($1 + 200))); do
-		ss -Htln "sport = :$port" | grep -q . || { echo "$port"; return; }
+		(: < "/dev/tcp/127.0.0.1/$port") 2> /dev/null || { echo "$port"; return; }
 	done
 	echo "no free port from $1" >&2
 	return 1
