@@ -85,14 +85,15 @@ sync_tree() {
 }
 
 # A variant's first kernel (or audit) of a flavour starts from stock's
-# objects of that flavour.  obj/ sits inside the tree, so Kbuild names every source, header
-# and dependency relative to it (srctree is ".."): stock's objects,
-# dependency files and command lines hold for this tree too.  What differs
-# from stock's tree is made newer than them (the patched files are
-# touched, files only stock's patches change get their pristine content
-# back as new files), so make rebuilds those and what depends on them, and, with
-# this variant's LOCALVERSION and config, what those touch: seconds,
-# where a build of ccache hits takes three to four minutes.
+# objects of that flavour.  obj/ sits inside the tree, so Kbuild names
+# every source, header and dependency relative to it (srctree is ".."):
+# stock's objects, dependency files and command lines hold for this tree
+# too.  What differs from stock's tree is made newer than them (the
+# patched files are touched, files only stock's patches change get their
+# pristine content back as new files), so make rebuilds those and what
+# depends on them, and what this variant's LOCALVERSION and config touch:
+# 9-17 s here, where a build in an empty folder takes 51 s with every
+# object in ccache and minutes without.
 seed_from_stock() {
 	local stock_tree stock_done f
 	stock_tree=$(variant_dir stock)

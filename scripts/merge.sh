@@ -17,14 +17,15 @@ expected=$(mktemp)
 trap 'rm -f "$expected"' EXIT
 
 refused=() failed=() missing=()
+declare -A phase=()
 for u in "${units[@]}"; do
 	dir=$run/$u
-	phase=$(unit_phase "$dir")
+	phase[$u]=$(unit_phase "$dir")
 	if [ ! -f "$dir/ran.json" ] || [ ! -f "$dir/seconds" ]; then
 		missing+=("$u")
 		continue
 	fi
-	unit_expected_json "$run/meta.json" "${u%%/*}" "$phase" > "$expected"
+	unit_expected_json "$run/meta.json" "${u%%/*}" "${phase[$u]}" > "$expected"
 	why=$(unit_refusal "$dir" "$expected" "the run (meta.json)")
 	if [ -n "$why" ]; then
 		refused+=("$u: $why")
@@ -40,8 +41,7 @@ fail_run() { echo failed > "$run/status"; die "run $(basename "$run"): $*; 'late
 "$BUILD_DIR/bin/rows" header > "$run/samples.csv.tmp"
 for u in "${units[@]}"; do
 	dir=$run/$u
-	phase=$(unit_phase "$dir")
-	if [ "$phase" = fault ] || [ ! -f "$dir/failed" ]; then
+	if [ "${phase[$u]}" = fault ] || [ ! -f "$dir/failed" ]; then
 		[ ! -s "$dir/samples.csv" ] || tail -n +2 "$dir/samples.csv" >> "$run/samples.csv.tmp"
 	fi
 done
