@@ -279,10 +279,11 @@ const char *meta_field(const char *key, char *buf, size_t size)
 	return buf;
 }
 
-/* Modes never mix; configs differ from the baseline's only where declared. */
+/* Modes never mix; configs differ from the baseline's only where declared
+ * or where the variant is on another base. */
 void check_comparable(void)
 {
-	const struct json *bm, *vm;
+	const struct json *bm, *vm, *d;
 	const char *bpath, *vpath, *bsha, *vsha;
 	size_t i;
 
@@ -299,6 +300,14 @@ void check_comparable(void)
 		if (!vm || vm == bm)
 			continue;
 		vsha = json_get_string(vm, "config_sha256", "");
+		/* another base's config differs necessarily, but never in an
+		 * option the shared fragments ask for */
+		d = json_get(vm, "rig_config_differences");
+		if (d && d->child)
+			die("cannot compare: %s sets %s, which the rig's config fragments ask for, otherwise than %s (%s)",
+			    store.variants[i], d->child->string, opt.baseline, vpath);
+		if (strcmp(json_get_string(bm, "base", ""), json_get_string(vm, "base", "")))
+			continue;
 		if (strcmp(bsha, vsha) && !json_get_string(vm, "config_fragment", NULL))
 			die("cannot compare: %s was built with another kernel config than %s (%.12s vs %.12s) and declares no config fragment",
 			    store.variants[i], opt.baseline, vsha, bsha);

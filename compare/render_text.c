@@ -256,6 +256,28 @@ static void print_changes(FILE *scr, const struct comparison *c, size_t n, const
 	free(rows);
 }
 
+/* A variant on another base than the baseline's: how their configs
+ * differ, in the options both trees know (the first few; meta.json has
+ * them all). */
+#define CONFIG_DIFFERENCES_SHOWN 4
+static void print_config_differences(FILE *out, const struct json *vm, int md)
+{
+	const struct json *d = vm ? json_get(vm, "config_differences") : NULL, *p;
+	size_t count = 0, shown = 0;
+
+	for (p = d ? d->child : NULL; p; p = p->next)
+		count++;
+	if (!count)
+		return;
+	fprintf(out, "%sn base %s, its config differs from the baseline's in %zu option%s both trees know: ",
+		md ? "O" : "; o", json_get_string(vm, "base", "?"), count, count == 1 ? "" : "s");
+	for (p = d->child; p && shown < CONFIG_DIFFERENCES_SHOWN; p = p->next, shown++)
+		fprintf(out, "%s%s", shown ? ", " : "", p->string);
+	if (count > shown)
+		fprintf(out, " and %zu more (meta.json)", count - shown);
+	fprintf(out, md ? ".\n\n" : "");
+}
+
 /* A variant's heading: its kernel, patch subjects and series hash, so a
  * pasted report says what ran. */
 static void print_variant_heading(FILE *scr, const char *variant, int md)
@@ -276,6 +298,7 @@ static void print_variant_heading(FILE *scr, const char *variant, int md)
 			count == 1 ? "" : "es", json_get_string(vm, "series_sha256", "?"),
 			json_get_string(vm, "config_fragment", NULL) ?
 			", own config fragment" : "");
+	print_config_differences(out, vm, md);
 	fclose(out);
 	if (md)
 		fprintf(scr, "%s", text);
@@ -288,6 +311,34 @@ static void print_variant_heading(FILE *scr, const char *variant, int md)
 		fprintf(scr, md ? "- Link: <%s>\n" : "  | Link: %s\n", p->string);
 	if (md && count)
 		fprintf(scr, "\n");
+}
+
+/* The kernel sources the run's variants were applied to (meta.json's
+ * bases): a Debian package and its version, or a tree and what git
+ * says of it. */
+static void print_bases(FILE *out)
+{
+	const struct json *bases = json_get(in->metas[0].doc, "bases"), *b, *dirty;
+	size_t count = 0;
+
+	for (b = bases ? bases->child : NULL; b; b = b->next)
+		count++;
+	if (!count)
+		return;
+	fprintf(out, "; base%s ", count == 1 ? "" : "s");
+	for (b = bases->child; b; b = b->next) {
+		fprintf(out, "%s%s", b == bases->child ? "" : ", ", json_get_string(b, "kernel_version", "?"));
+		if (json_get_string(b, "package", NULL)) {
+			fprintf(out, " (%s %s)", json_get_string(b, "package", "?"),
+				json_get_string(b, "package_version", "?"));
+			continue;
+		}
+		dirty = json_get(b, "git_dirty");
+		fprintf(out, " (tree %s%s%s%s)", json_get_string(b, "tree", "?"),
+			json_get_string(b, "git_describe", NULL) ? ", " : "",
+			json_get_string(b, "git_describe", ""),
+			dirty && dirty->type == JSON_BOOL && dirty->number ? "-dirty" : "");
+	}
 }
 
 /* A baseline from another run (make compare AGAINST=, scripts/compare.sh):
@@ -365,6 +416,7 @@ void print_summary(const struct comparison *c, size_t n, int md)
 			meta_field("reps", b[4], sizeof(b[4])), meta_field("sweep_n", b[5], sizeof(b[5])),
 			meta_field("host_cpu", b[6], sizeof(b[6])),
 			meta_field("host_cores", b[7], sizeof(b[7])), qemu_len, qemu);
+		print_bases(out);
 		print_against(out);
 		fclose(out);
 		fprint_wrapped(scr, line, 78, "");

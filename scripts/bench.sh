@@ -9,23 +9,41 @@ set -euo pipefail
 # Every setting has its value and has been checked (scripts/settings.def).
 RESULTS_DIR=$(mkdir -p "$RESULTS_DIR" && cd "$RESULTS_DIR" && pwd)
 read -r -a variants <<< "$VARIANTS"
-# Arms are what boots: the variants, then the A/A arm right after its
-# baseline so that both see the same stretch of host load.
+read -r -a bases <<< "$BASES"
+# Arms are what boots: the variants on each base, each base's after the
+# previous one's, and the A/A arm right after its baseline so that both
+# see the same stretch of host load.  On one base an arm is named after
+# its variant; on several, <variant>:<base key>, and the baseline is the
+# first base's.
 arms=()
-for v in "${variants[@]}"; do
-	arms+=("$v")
-	[ "$AA" = 0 ] || [ "$v" != "$BASELINE" ] || arms+=("$BASELINE-aa")
+declare -A arm_variant=() arm_base=()
+add_arm() {	# add_arm NAME VARIANT
+	local arm=$1
+	[ ${#bases[@]} = 1 ] || arm=$1:$BASE_KEY
+	arms+=("$arm")
+	arm_variant[$arm]=$2
+	arm_base[$arm]=$BASE
+}
+for b in "${bases[@]}"; do
+	use_base "$b"
+	for v in "${variants[@]}"; do
+		check_variant "$v"
+		add_arm "$v" "$v"
+		[ "$AA" = 0 ] || [ "$v" != "$BASELINE" ] || add_arm "$BASELINE-aa" "$BASELINE"
+	done
 done
-[ "$AA" = 0 ] || [ ${#arms[@]} -gt ${#variants[@]} ] ||
+[ "$AA" = 0 ] || [ ${#arms[@]} -gt $(( ${#variants[@]} * ${#bases[@]} )) ] ||
 	die "AA=1 needs the baseline '$BASELINE' in VARIANTS (${variants[*]})"
+baseline_arm=$BASELINE
+[ ${#bases[@]} = 1 ] || baseline_arm=$BASELINE:$(base_key "${bases[0]}")
 # Without the baseline, a run has nothing of its own to compare: it is
 # compared against another run's (AGAINST), or refused before it builds.
 has_baseline=0
 for v in "${variants[@]}"; do [ "$v" != "$BASELINE" ] || has_baseline=1; done
 [ "$has_baseline" = 1 ] || [ -n "$AGAINST" ] ||
 	die "VARIANTS (${variants[*]}) lacks the baseline '$BASELINE': add it, or compare against a saved run's (AGAINST=NAME)"
-# The kernel an arm boots.
-arm_kernel() { if [ "$AA" = 1 ] && [ "$1" = "$BASELINE-aa" ]; then echo "$BASELINE"; else echo "$1"; fi; }
+[ ${#bases[@]} = 1 ] || [ -z "$AGAINST" ] ||
+	die "AGAINST compares a run of one base; this run has ${#bases[@]} (BASES=$BASES)"
 flavours=(timing)
 [ "$FAULTS" = 0 ] || flavours+=(fault)
 
@@ -37,7 +55,9 @@ if [ -n "$AGAINST" ]; then
 	settings_jq_args
 	facts_jq_args
 	this=$(mktemp)
-	jq -n "${SETTINGS_JQ_ARGS[@]}" "${FACTS_JQ_ARGS[@]}" '$ARGS.named' > "$this"
+	extract_pristine
+	jq -n "${SETTINGS_JQ_ARGS[@]}" "${FACTS_JQ_ARGS[@]}" --argjson bases "[$(base_json)]" \
+		'$ARGS.named' > "$this"
 	why=$(join_refusal "$this" "$against/meta.json")
 	rm -f "$this"
 	[ -z "$why" ] || die "AGAINST=$AGAINST: this run could not be compared against it: $why"
@@ -47,16 +67,18 @@ fi
 exec 9> "$RESULTS_DIR/.lock"
 flock -n 9 || die "another 'make bench' is using $RESULTS_DIR; wait for it or set RESULTS_DIR"
 
-log "step 1/3: kernels (${flavours[*]}) for ${variants[*]}"
+log "step 1/3: kernels (${flavours[*]}) for ${variants[*]} on ${bases[*]}"
 minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 t_kernels=$(date +%s)
 kernel_times=()
-for v in "${variants[@]}"; do
-	for f in "${flavours[@]}"; do
-		t=$(date +%s)
-		"$RIG_ROOT/scripts/kernel.sh" "$v" "$f"
-		t=$(minutes $(( $(date +%s) - t )))
-		if [ "$f" = timing ]; then kernel_times+=("$v $t"); else kernel_times+=("$v-$f $t"); fi
+for b in "${bases[@]}"; do
+	for v in "${variants[@]}"; do
+		for f in "${flavours[@]}"; do
+			t=$(date +%s)
+			BASE=$b "$RIG_ROOT/scripts/kernel.sh" "$v" "$f"
+			t=$(minutes $(( $(date +%s) - t )))
+			kernel_times+=("$v$([ "$f" = timing ] || echo "-$f")$([ ${#bases[@]} = 1 ] || echo ":$(base_key "$b")") $t")
+		done
 	done
 done
 t_kernels=$(( $(date +%s) - t_kernels ))
@@ -122,6 +144,7 @@ reproduce_command() {
 	commit=$(rig_commit)
 	cmd="git -C $(printf %q "$RIG_ROOT") checkout ${commit%-dirty} && make bench"
 	cmd+=" PATCHES_DIR=$(printf %q "$run/patches") VARIANTS=$(printf %q "${variants[*]}")"
+	cmd+=" BASES=$(printf %q "${bases[*]}")"
 	while IFS='|' read -r name _ _ scope _; do
 		case $scope in
 		guest | run) cmd+=" $name=$(printf %q "${!name}")" ;;
@@ -132,11 +155,35 @@ reproduce_command() {
 
 # meta.json, written by jq from values read first, so that a value that
 # cannot be read fails the run instead of leaving a hole.
+# Options that both kernel configs set (a value, or n for "is not set")
+# and set differently, one "CONFIG_X: A -> B" per line.
+config_differences() {	# config_differences A_CONFIG B_CONFIG
+	awk 'FNR == 1 { file++ }
+		/^CONFIG_/ { k = $0; sub(/=.*/, "", k); v = substr($0, length(k) + 2) }
+		/^# CONFIG_.* is not set$/ { k = $2; v = "n" }
+		!/^CONFIG_/ && !/^# CONFIG_.* is not set$/ { next }
+		file == 1 { a[k] = v; next }
+		k in a && a[k] != v { print k ": " a[k] " -> " v }' "$1" "$2"
+}
+
+# meta.json, written by jq from values read first, so that a value that
+# cannot be read fails the run instead of leaving a hole.  An arm on
+# another base than the baseline's says which options of its config
+# differ from the baseline's: all of them (config_differences), and
+# those the shared fragments ask for (rig_config_differences, which
+# the report engine refuses to compare).
 write_meta() {
 	local v k tree obj fobj subjects links release config series fragment arm
-	local arms_json='{}'
+	local arms_json='{}' bases_json='[]' b base_config diffs rig_diffs
+	for b in "${bases[@]}"; do
+		use_base "$b"
+		bases_json=$(jq --argjson b "$(base_json)" '. + [$b]' <<< "$bases_json")
+	done
+	use_base "${arm_base[$baseline_arm]:-${bases[0]}}"
+	base_config=$(kernel_obj_dir "$BASELINE")/.config
 	for v in "${arms[@]}"; do
-		k=$(arm_kernel "$v")
+		k=${arm_variant[$v]}
+		use_base "${arm_base[$v]}"
 		tree=$(variant_dir "$k") obj=$(kernel_obj_dir "$k") fobj=$(kernel_obj_dir "$k" fault)
 		subjects=$(patch_subjects "$k" | jq -R . | jq -s .)
 		links=$(patch_links "$k" | jq -R . | jq -s .)
@@ -144,11 +191,20 @@ write_meta() {
 		config=$(sha256sum < "$obj/.config" | cut -d' ' -f1)
 		series=$(< "$tree/.cdevbench/series.sha")
 		fragment=null
-		[ ! -f "$PATCHES_DIR/$k/config" ] || fragment="\"patches/$k/config\""
+		[ ! -f "$(variant_file "$k" config)" ] || fragment="\"$(realpath -s --relative-to="$PATCHES_DIR/.." "$(variant_file "$k" config)")\""
+		diffs=[] rig_diffs=[]
+		if [ "${arm_base[$v]}" != "${arm_base[$baseline_arm]:-${bases[0]}}" ] && [ -f "$base_config" ]; then
+			diffs=$(config_differences "$base_config" "$obj/.config" | jq -R . | jq -s .)
+			rig_diffs=$(config_differences "$base_config" "$obj/.config" |
+				grep -wFf <(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+).*/\2/p' "$tree/.cdevbench/fragment.config") |
+				jq -R . | jq -s .)
+		fi
 		kernel_build_jq_args "$k" timing
-		arm=$(jq -n --arg kernel "$k" --arg kernel_release "$release" --arg config_sha256 "$config" \
+		arm=$(jq -n --arg kernel "$k" --arg base "$BASE" --arg kernel_release "$release" \
+			--arg config_sha256 "$config" \
 			--arg series_sha256 "$series" --argjson patches "$subjects" --argjson links "$links" \
-			--argjson config_fragment "$fragment" "${KERNEL_BUILD_JQ_ARGS[@]}" '$ARGS.named')
+			--argjson config_fragment "$fragment" --argjson config_differences "$diffs" \
+			--argjson rig_config_differences "$rig_diffs" "${KERNEL_BUILD_JQ_ARGS[@]}" '$ARGS.named')
 		if [ "$FAULTS" = 1 ]; then
 			release=$(< "$fobj/include/config/kernel.release")
 			config=$(sha256sum < "$fobj/.config" | cut -d' ' -f1)
@@ -163,7 +219,8 @@ write_meta() {
 	settings_jq_args
 	facts_jq_args
 	jq -n --arg run_id "$run_id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-		"${FACTS_JQ_ARGS[@]}" "${SETTINGS_JQ_ARGS[@]}" --argjson variants "$arms_json" \
+		"${FACTS_JQ_ARGS[@]}" "${SETTINGS_JQ_ARGS[@]}" --argjson bases "$bases_json" \
+		--argjson variants "$arms_json" \
 		--arg reproduce "$(reproduce_command)" '$ARGS.named' > "$run/meta.json.tmp"
 	mv "$run/meta.json.tmp" "$run/meta.json"
 }
@@ -174,15 +231,15 @@ write_meta
 # folder names everything it needs (scripts/unit.sh); RUN/units.list
 # holds them in this order, which is also the order of the merged rows.
 plan_unit() {	# plan_unit ARM PHASE DIR LABEL
-	local dir=$run/$3 k
-	k=$(arm_kernel "$1")
+	local dir=$run/$3 k=${arm_variant[$1]}
+	use_base "${arm_base[$1]}"
 	mkdir -p "$dir"
 	write_suite_env "$1" "$k" "$dir" "$2"
 	{
 		echo "# cdevbench unit: scripts/unit.sh $dir"
 		UNIT_RUN_ID=$run_id UNIT_ARM=$1 UNIT_KERNEL=$k UNIT_PHASE=$2 UNIT_LABEL=$4 \
 			shell_assignments UNIT_RUN_ID UNIT_ARM UNIT_KERNEL UNIT_PHASE UNIT_LABEL
-		shell_assignments BUILD_DIR PATCHES_DIR BOOT_TIMEOUT
+		shell_assignments BUILD_DIR PATCHES_DIR BOOT_TIMEOUT BASE
 		settings_env run
 		settings_env guest
 	} > "$dir/unit.env"
@@ -193,11 +250,14 @@ plan_unit() {	# plan_unit ARM PHASE DIR LABEL
 for ((b = 1; b <= BOOTS; b++)); do
 	for v in "${arms[@]}"; do plan_unit "$v" timing "$v/boot-$b" "round $b/$BOOTS"; done
 done
+# the fault and plugin boots are not repeated for the A/A arm
+once=()
+for v in "${arms[@]}"; do [ "${v%%:*}" = "$BASELINE-aa" ] || once+=("$v"); done
 if [ "$FAULTS" = 1 ]; then
-	for v in "${variants[@]}"; do plan_unit "$v" fault "$v/fault-1" "failure paths"; done
+	for v in "${once[@]}"; do plan_unit "$v" fault "$v/fault-1" "failure paths"; done
 fi
 if [ "$PMU" = 1 ]; then
-	for v in "${variants[@]}"; do
+	for v in "${once[@]}"; do
 		plan_unit "$v" pmu "$v/pmu-1" "cache model"
 		plan_unit "$v" share "$v/share-1" "shared lines"
 	done
@@ -254,7 +314,7 @@ RUN=$run "$RIG_ROOT/scripts/merge.sh"
 log "step 3/3: run complete: $run (latest); comparing"
 t_report=$(date +%s)
 if [ "$has_baseline" = 1 ]; then
-	AGAINST='' RUN=$run "$RIG_ROOT/scripts/compare.sh"
+	AGAINST='' BASELINE=$baseline_arm RUN=$run "$RIG_ROOT/scripts/compare.sh"
 else
 	log "no report of the run alone: it lacks the baseline '$BASELINE'"
 fi

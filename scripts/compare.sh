@@ -13,6 +13,12 @@ run=$(cd "$RUN" 2> /dev/null && pwd -P) || die "no run at $RUN: run 'make bench'
 compare=$BUILD_DIR/bin/compare
 [ -x "$compare" ] || die "$compare missing: run 'make tools'"
 title=$(basename "$run")
+# A run of several bases names its arms <variant>:<base key>; its
+# baseline is BASELINE on the first base.
+if [[ $BASELINE != *:* ]] && [ -f "$run/meta.json" ] &&
+	[ "$(jq '.bases // [] | length' "$run/meta.json")" -gt 1 ]; then
+	BASELINE=$BASELINE:$(jq -r '.bases[0].key' "$run/meta.json")
+fi
 
 # Join RUN and the AGAINST run in RUN/against-NAME/, the other run's
 # baseline renamed BASELINE@NAME: rows, meta.json, the variants' folders

@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(
-	linux-source-6.1	# the kernel tree every variant starts from
+	linux-source-6.1	# BASE=6.1, the default base every variant starts from
+	linux-source-6.12	# BASE=6.12
 	qemu-system-x86		# boots the variants
 	bpftrace linux-perf	# tracing in the guest (taken from the host root)
 	gnuplot-nox		# report plots

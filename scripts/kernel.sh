@@ -1,15 +1,18 @@
 #!/bin/bash
-# Build one kernel variant, redoing only what changed:
-#   tree    build/kernels/<v>/ : hard-linked copy of the pristine tree with
-#           patches/<v>/series applied (only patched files are real copies)
-#   config  build/kernels/<v>/obj/.config : tinyconfig + patches/rig.config
-#           (+ patches/<v>/config), every requested option verified
+# Build one kernel variant on the current base (BASE; <b> below is its
+# key, scripts/lib.sh base_key), redoing only what changed:
+#   tree    build/kernels/<b>/<v>/ : hard-linked copy of the base's pristine
+#           tree with the variant's series for the base applied (only
+#           patched files are real copies)
+#   config  build/kernels/<b>/<v>/obj/.config : tinyconfig +
+#           patches/rig.config (+ the variant's config), every requested
+#           option verified
 #   kernel  bzImage and modules_prepare, compiled with ccache
-#   module  bench/module built against that tree, in build/modules/<v>/
+#   module  bench/module built against that tree, in build/modules/<b>/<v>/
 # The fault flavour is the same tree with patches/fault.config merged last,
-# built in build/kernels/<v>/obj-fault/ (module: build/modules/<v>-fault/),
+# built in build/kernels/<b>/<v>/obj-fault/ (module: build/modules/<b>/<v>-fault/),
 # for the failure-path phase; the timing kernel is never touched by it.
-# The audit flavour (patches/audit.config, build/kernels/<v>/obj-audit/)
+# The audit flavour (patches/audit.config, build/kernels/<b>/<v>/obj-audit/)
 # builds no kernel: scripts/cdev-audit.sh checks the tree's users of a
 # cdev's kobject and compiles them; every timing build ends with it.
 # Usage: scripts/kernel.sh VARIANT [timing|fault|audit]
@@ -23,7 +26,7 @@ tree=$(variant_dir "$variant")
 obj=$(kernel_obj_dir "$variant" "$flavour")
 state=$tree/.cdevbench
 mapfile -t patches < <(series_patches "$variant")
-variant_config=$PATCHES_DIR/$variant/config
+variant_config=$(variant_file "$variant" config)
 frags=("$PATCHES_DIR/rig.config")
 [ -f "$variant_config" ] && frags+=("$variant_config")
 case $flavour in
@@ -32,7 +35,8 @@ fault) sfx=-fault frags+=("$PATCHES_DIR/fault.config") ;;
 audit) sfx=-audit frags+=("$PATCHES_DIR/audit.config") ;;
 *) die "unknown kernel flavour '$flavour': timing, fault or audit" ;;
 esac
-name=$variant$sfx	# LOCALVERSION, module folder, log lines
+name=$variant$sfx	# LOCALVERSION, module folder
+who="$name on $BASE"	# log lines
 JOBS=${JOBS:-$(nproc)}
 
 # Give a file of the tree its pristine content again, as a file of its own
@@ -53,7 +57,7 @@ sync_tree() {
 	local want have=""
 	want=$(hash_files "${patches[@]}")
 	if [ ! -d "$tree" ]; then
-		log "$variant: creating tree (hard links to the pristine tree)"
+		log "$variant on $BASE: creating tree (hard links to the pristine tree)"
 		mkdir -p "$(dirname "$tree")"
 		rm -rf "$tree.tmp"
 		cp -al "$PRISTINE_TREE" "$tree.tmp"
@@ -63,7 +67,7 @@ sync_tree() {
 	[ -f "$state/series.sha" ] && have=$(cat "$state/series.sha")
 	[ "$want" = "$have" ] && return
 
-	log "$variant: applying ${#patches[@]} patch(es)"
+	log "$variant on $BASE: applying ${#patches[@]} patch(es)"
 	# Record every file this or the previous series touches before changing
 	# anything, so an interrupted or failed apply is undone on the next run.
 	{ cat "$state/files.list" 2>/dev/null || true; patched_paths /dev/null "${patches[@]}"; } |
@@ -77,7 +81,7 @@ sync_tree() {
 		if ! out=$(apply_patch "$tree" "$p" -); then
 			printf '%s\n' "$out" >&2
 			restore_pristine < "$state/files.list"
-			die "variant $variant: patch ${p#$PATCHES_DIR/} does not apply (see the failed hunks above); other variants are not affected"
+			die "variant $variant: patch ${p#$PATCHES_DIR/} does not apply to base $BASE (see the failed hunks above); other variants are not affected"
 		fi
 	done
 	patched_paths /dev/null "${patches[@]}" > "$state/files.list"
@@ -100,7 +104,7 @@ seed_from_stock() {
 	stock_done=$stock_tree/.cdevbench/build$sfx.sha
 	[ "$flavour" != audit ] || stock_done=$stock_tree/.cdevbench/audit.sha
 	[ "$variant" != stock ] && [ ! -d "$obj" ] && [ -f "$stock_done" ] || return 0
-	log "$name: starting from stock's $flavour objects"
+	log "$who: starting from stock's $flavour objects"
 	# what the variant's state says of an earlier obj/ no longer holds
 	rm -f "$state/config$sfx.sha" "$state/build$sfx.sha"
 	[ "$flavour" != audit ] || rm -f "$state/audit.sha"
@@ -130,7 +134,7 @@ sync_config() {
 	[ -f "$state/config$sfx.sha" ] && have=$(cat "$state/config$sfx.sha")
 	[ -f "$obj/.config" ] && [ "$want" = "$have" ] && return
 
-	log "$name: configuring (tinyconfig + ${frags[*]#$PATCHES_DIR/})"
+	log "$who: configuring (tinyconfig + ${frags[*]#$PATCHES_DIR/})"
 	rm -f "$state/config$sfx.sha"
 	mkdir -p "$obj"
 	normalized_fragment "${frags[@]}" > "$fragment"
@@ -149,7 +153,7 @@ sync_config() {
 		fi
 	done < "$fragment"
 	[ ${#missing[@]} -eq 0 ] ||
-		die "variant $name: Kconfig dropped requested options (a missing dependency?): ${missing[*]}"
+		die "variant $who: Kconfig dropped requested options (a missing dependency?): ${missing[*]}"
 	echo "$want" > "$state/config$sfx.sha"
 }
 
@@ -160,7 +164,38 @@ build_progress() {	# build_progress T0
 	[ ! -f "$state/build$sfx.last" ] || read -r last_objects last_seconds < "$state/build$sfx.last"
 	objects=$(grep -c '^  CC ' "$obj/build.log" || true)
 	t=$(( $(date +%s) - $1 ))
-	log "$name: building, $objects objects compiled in $((t / 60))m${last_objects:+ (the previous build compiled $last_objects in $((last_seconds / 60))m)}"
+	log "$who: building, $objects objects compiled in $((t / 60))m${last_objects:+ (the previous build compiled $last_objects in $((last_seconds / 60))m)}"
+}
+
+# The patch of the series whose hunk holds LINE of FILE in the patched
+# tree, or nothing: the patches that touch FILE, last first, each either
+# holds the line or maps it back to the file before it.
+patch_of_line() {	# patch_of_line FILE LINE
+	local i line=$2
+	for ((i = ${#patches[@]} - 1; i >= 0; i--)); do
+		line=$(awk -v file="$1" -v line="$line" '
+			/^\+\+\+ / { f = $2; sub(/^[^\/]*\//, "", f); on = f == file; next }
+			on && /^@@ / {
+				split(substr($2, 2), o, ","); split(substr($3, 2), n, ",")
+				ol = (2 in o) ? o[2] : 1; nl = (2 in n) ? n[2] : 1
+				if (line >= n[1] && line < n[1] + nl) { hit = 1; exit }
+				if (line >= n[1] + nl) shift += nl - ol
+			}
+			END { print hit ? "hit" : line - shift }' "${patches[i]}")
+		[ "$line" != hit ] || { echo "${patches[i]##*/}"; return; }
+	done
+}
+
+# The compiler's first errors, each with the patch that wrote its line.
+show_build_errors() {
+	local where file line patch
+	grep -E 'error|Error' "$obj/build.log" | head -20 | while IFS= read -r where; do
+		file=$(sed -nE 's|^(\.\./)?([^: ]+):([0-9]+):[0-9]+: error:.*|\2|p' <<< "$where")
+		line=$(sed -nE 's|^(\.\./)?([^: ]+):([0-9]+):[0-9]+: error:.*|\3|p' <<< "$where")
+		patch=
+		[ -z "$file" ] || patch=$(patch_of_line "$file" "$line")
+		printf '%s%s\n' "$where" "${patch:+   <- written by $patch}"
+	done >&2
 }
 
 build_kernel() {
@@ -168,10 +203,10 @@ build_kernel() {
 	want=$(hash_files "$state/series.sha" "$state/config$sfx.sha" "$0")
 	[ -f "$state/build$sfx.sha" ] && have=$(cat "$state/build$sfx.sha")
 	if [ -f "$obj/arch/x86/boot/bzImage" ] && [ "$want" = "$have" ]; then
-		log "$name: kernel up to date"
+		log "$who: kernel up to date"
 		return
 	fi
-	log "$name: building bzImage (ccache, -j$JOBS; log in ${obj#$RIG_ROOT/}/build.log)"
+	log "$who: building bzImage (ccache, -j$JOBS; log in ${obj#$RIG_ROOT/}/build.log)"
 	rm -f "$state/build$sfx.sha"
 	t0=$(date +%s)
 	: > "$obj/build.log"
@@ -182,13 +217,13 @@ build_kernel() {
 			KBUILD_BUILD_HOST=cdevbench KBUILD_BUILD_VERSION=1 bzImage modules_prepare \
 			> "$obj/build.log" 2>&1; then
 		kill "$progress"
-		grep -E 'error|Error' "$obj/build.log" | head -20 >&2 || true
-		die "variant $name: kernel build failed, full log in $obj/build.log"
+		show_build_errors
+		die "variant $who: kernel build failed, full log in $obj/build.log"
 	fi
 	kill "$progress"
 	echo "$(grep -c '^  CC ' "$obj/build.log" || true) $(( $(date +%s) - t0 ))" > "$state/build$sfx.last"
 	echo "$want" > "$state/build$sfx.sha"
-	log "$name: built $(cat "$obj/include/config/kernel.release")"
+	log "$who: built $(cat "$obj/include/config/kernel.release")"
 }
 
 # The rig's module, against this variant's build tree.  Sources are copied
@@ -206,7 +241,7 @@ build_module() {
 		"$RIG_ROOT"/bench/benchmarks.def "$RIG_ROOT"/bench/lib/pmu_window.h "$mod/"
 	if ! make -C "$obj" M="$mod" CC="ccache gcc" modules > "$mod/build.log" 2>&1; then
 		cat "$mod/build.log" >&2
-		die "variant $name: module build failed"
+		die "variant $who: module build failed"
 	fi
 }
 

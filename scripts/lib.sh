@@ -5,7 +5,6 @@
 
 RIG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SETTINGS_DEF=$RIG_ROOT/scripts/settings.def
-KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 # The whole run shares one start time so that every line shows run time.
 export RIG_T0=${RIG_T0:-$(date +%s)}
 
@@ -38,14 +37,111 @@ hash_files() {
 	done | sha256sum | cut -d' ' -f1
 }
 
-# Every variant: stock plus each folder of patches/ that holds a series,
-# but the negative controls (a folder with a file "control", which says
-# why): those run only where named, as scripts/race-check.sh does.
+# --- Bases: the kernel source a variant is applied to (docs/bases.md) ---
+# A packaged base is a kernel line Debian ships as linux-source-<line>,
+# extracted once into BUILD_DIR/src/; a tree base is a kernel source the
+# user has, given by its folder, copied into BUILD_DIR/src/ by hard links
+# (never written into).  A variant's series for a kernel line lives in
+# patches/<v>/<line>/, but for SERIES_HOME_LINE's, in patches/<v>/ itself.
+PACKAGED_BASES=(6.1 6.12)
+SERIES_HOME_LINE=6.1
+
+base_is_packaged() {
+	local b
+	for b in "${PACKAGED_BASES[@]}"; do [ "$1" != "$b" ] || return 0; done
+	return 1
+}
+
+# The kernel line (VERSION.PATCHLEVEL) of a tree, from its Makefile.
+tree_line() {
+	sed -nE '1,10{/^VERSION *=/{s/.*= *//;h};/^PATCHLEVEL *=/{s/.*= *//;H;x;s/\n/./p;q}}' "$1/Makefile"
+}
+
+# The full version of a tree (6.12.118, 6.19.0-rc3), from its Makefile.
+tree_version() {
+	awk -F' *= *' 'NR <= 10 && $1 ~ /^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION)$/ { v[$1] = $2 }
+		END { printf "%s.%s.%s%s\n", v["VERSION"], v["PATCHLEVEL"], v["SUBLEVEL"], v["EXTRAVERSION"] }' "$1/Makefile"
+}
+
+# Why FOLDER cannot be a tree base, or nothing.
+tree_base_refusal() {
+	[ -d "$1" ] || { echo "no such folder"; return; }
+	[ -f "$1/Makefile" ] && [ -f "$1/fs/char_dev.c" ] && [ -n "$(tree_line "$1")" ] ||
+		{ echo "not a kernel source tree (no Makefile with VERSION, or no fs/char_dev.c)"; return; }
+	# Kbuild refuses O= builds from a tree built in place
+	[ ! -e "$1/.config" ] && [ ! -d "$1/include/config" ] ||
+		echo "the tree has been configured or built in place (.config or include/config/): run 'make mrproper' in it, or give a clean work tree (git worktree add)"
+}
+
+# A base's name in build folders and arm names: the line of a packaged
+# base; tree-<folder name>-<hash of its path> for a tree.
+base_key() {
+	if base_is_packaged "$1"; then
+		echo "$1"
+	else
+		printf 'tree-%s-%s\n' "$(basename "$1" | tr -c 'A-Za-z0-9._\n-' -)" \
+			"$(printf '%s' "$1" | sha256sum | cut -c1-8)"
+	fi
+}
+
+# The globals that name the current base, from BASE: BASE_KEY, BASE_LINE
+# (the kernel line whose series a variant applies), PRISTINE_TREE (what
+# every variant's tree hard-links to) and, for a packaged base,
+# KERNEL_TARBALL.  A script that handles several bases calls it again.
+use_base() {	# use_base BASE
+	BASE=$1
+	BASE_KEY=$(base_key "$1")
+	if base_is_packaged "$1"; then
+		BASE_LINE=$1
+		KERNEL_TARBALL=/usr/src/linux-source-$1.tar.xz
+	else
+		BASE_LINE=$(tree_line "$1")
+		KERNEL_TARBALL=
+	fi
+	# shellcheck disable=SC2034 # for the scripts that source this file
+	PRISTINE_TREE=$BUILD_DIR/src/$(if base_is_packaged "$1"; then echo "linux-source-$1"; else echo "$BASE_KEY"; fi)
+}
+
+# The folder of a variant's series for a kernel line.
+series_dir() {	# series_dir VARIANT [LINE]
+	local line=${2:-$BASE_LINE}
+	if [ "$line" = "$SERIES_HOME_LINE" ]; then
+		echo "$PATCHES_DIR/$1"
+	else
+		echo "$PATCHES_DIR/$1/$line"
+	fi
+}
+
+# The kernel lines a variant has a series for.
+variant_lines() {
+	local s line
+	for s in "$PATCHES_DIR/$1/series" "$PATCHES_DIR/$1"/*/series; do
+		[ -f "$s" ] || continue
+		line=${s%/series}
+		if [ "$line" = "$PATCHES_DIR/$1" ]; then echo "$SERIES_HOME_LINE"; else echo "${line##*/}"; fi
+	done
+	return 0
+}
+
+# A file that describes a variant (config, selftest.args, known-failures,
+# control): the series folder's own for this base, else the variant's.
+variant_file() {	# variant_file VARIANT NAME
+	local f
+	f=$(series_dir "$1")/$2
+	[ -f "$f" ] || f=$PATCHES_DIR/$1/$2
+	echo "$f"
+}
+
+# Every variant: stock plus each folder of patches/ with a series for
+# this base, but the negative controls (a folder with a file "control",
+# which says why): those run only where named, as scripts/race-check.sh
+# does.
 all_variants() {
-	local s
+	local d
 	echo stock
-	for s in "$PATCHES_DIR"/*/series; do
-		[ -f "$s" ] && [ ! -f "${s%/series}/control" ] && basename "$(dirname "$s")"
+	for d in "$PATCHES_DIR"/*/; do
+		d=$(basename "$d")
+		[ -f "$(series_dir "$d")/series" ] && [ ! -f "$PATCHES_DIR/$d/control" ] && echo "$d"
 	done
 	return 0
 }
@@ -53,30 +149,39 @@ all_variants() {
 control_variants() {
 	local c
 	for c in "$PATCHES_DIR"/*/control; do
-		[ -f "${c%/control}/series" ] && basename "$(dirname "$c")"
+		c=$(basename "$(dirname "$c")")
+		[ -f "$(series_dir "$c")/series" ] && echo "$c"
 	done
 	return 0
 }
 
 check_variant() {
-	local valid
+	local valid lines
+	[ "$1" = stock ] && return
+	if [ -d "$PATCHES_DIR/$1" ] && [ ! -f "$(series_dir "$1")/series" ] &&
+		lines=$(variant_lines "$1" | paste -sd' ') && [ -n "$lines" ]; then
+		die "variant '$1' has no series for base $BASE (kernel line $BASE_LINE); it has series for: $lines (patches/$1/, docs/bases.md)"
+	fi
 	valid="$(all_variants) $(control_variants)"
 	grep -qwx -- "$1" <<< "$(printf '%s\n' $valid)" ||
-		die "unknown variant '$1'; valid variants: $(echo $valid)"
+		die "unknown variant '$1'; valid variants on base $BASE: $(echo $valid)"
 }
 
-# Patch files of a variant's series, in order, as absolute paths.
+# Patch files of a variant's series for this base, in order, as absolute
+# paths.  A line names a file relative to the series' folder: a port's
+# series names a patch that applies to its line unchanged as ../<file>.
 series_patches() {
-	local series=$PATCHES_DIR/$1/series line
-	[ -f "$series" ] || return 0
+	local dir line
+	dir=$(series_dir "$1")
+	[ -f "$dir/series" ] || return 0
 	while read -r line; do
 		line=${line%%#*}
 		line=$(echo $line)
 		[ -n "$line" ] || continue
-		[ -f "$PATCHES_DIR/$1/$line" ] ||
-			die "variant $1: series names $line, which is not in patches/$1/"
-		echo "$PATCHES_DIR/$1/$line"
-	done < "$series"
+		[ -f "$dir/$line" ] ||
+			die "variant $1: ${dir#$PATCHES_DIR/}/series names $line, which does not exist"
+		realpath -s "$dir/$line"
+	done < "$dir/series"
 }
 
 # The rule every series is applied by, here and in scripts/variant.sh:
@@ -87,18 +192,64 @@ apply_patch() {	# apply_patch TREE PATCH REJECT_FILE (- drops the rejects)
 	patch -d "$1" -p1 --fuzz=0 --no-backup-if-mismatch --reject-file="$3" --batch --forward < "$2" 2>&1
 }
 
-# The pristine tree, extracted once.  Every variant's tree hard-links to it:
-# nothing may ever write into it.
+# What a tree base's files are: every path with its size and mtime (.git
+# left out), hashed; a checkout, an edit or a build changes it.
+tree_identity() {
+	(cd "$1" && find . -path ./.git -prune -o -printf '%P %s %T@\n' | LC_ALL=C sort | sha256sum | cut -d' ' -f1)
+}
+
+# The pristine tree of the current base, made once: a packaged base's
+# tarball extracted; a tree base copied by hard links where it shares a
+# filesystem with BUILD_DIR (.git left out), again when its files
+# changed, with the kernels built from the old copy.  Every variant's
+# tree hard-links to it: nothing may ever write into it.
 extract_pristine() {
-	[ -f "$PRISTINE_TREE/.cdevbench-extracted" ] && return
-	[ -f "$KERNEL_TARBALL" ] ||
-		die "$KERNEL_TARBALL is missing: run 'make deps' (package linux-source-6.1)"
-	log "extracting $KERNEL_TARBALL (once)"
+	local identity=
+	if [ -n "$KERNEL_TARBALL" ]; then
+		[ -f "$PRISTINE_TREE/.cdevbench-extracted" ] && return
+		[ -f "$KERNEL_TARBALL" ] ||
+			die "$KERNEL_TARBALL is missing: run 'make deps' (package linux-source-$BASE)"
+		log "extracting $KERNEL_TARBALL (once)"
+	else
+		identity=$(tree_identity "$BASE")
+		[ "$(cat "$PRISTINE_TREE/.cdevbench-extracted" 2> /dev/null)" = "$identity" ] && return
+		[ ! -d "$PRISTINE_TREE" ] ||
+			log "base $BASE changed since it was copied: copying it again, its kernels are rebuilt"
+		rm -rf "$BUILD_DIR/kernels/$BASE_KEY" "$BUILD_DIR/modules/$BASE_KEY"
+		log "copying base $BASE to ${PRISTINE_TREE#$BUILD_DIR/} (hard links where it can)"
+	fi
 	rm -rf "$PRISTINE_TREE" "$PRISTINE_TREE.tmp"
 	mkdir -p "$PRISTINE_TREE.tmp"
-	tar -xJf "$KERNEL_TARBALL" -C "$PRISTINE_TREE.tmp" --strip-components=1
-	touch "$PRISTINE_TREE.tmp/.cdevbench-extracted"
+	if [ -n "$KERNEL_TARBALL" ]; then
+		tar -xJf "$KERNEL_TARBALL" -C "$PRISTINE_TREE.tmp" --strip-components=1
+	else
+		(cd "$BASE" && find . -path ./.git -prune -o -print0 |
+			cpio -0 -pdlm --quiet "$PRISTINE_TREE.tmp") ||
+			die "could not copy base $BASE to $PRISTINE_TREE.tmp"
+	fi
+	echo "$identity" > "$PRISTINE_TREE.tmp/.cdevbench-extracted"
 	mv "$PRISTINE_TREE.tmp" "$PRISTINE_TREE"
+}
+
+# What meta.json says of the current base, as JSON: its name, the kernel
+# version, and the package and its version, or the tree, its git describe
+# and whether it has changes git has not committed.
+base_json() {
+	local describe=null dirty=null
+	if [ -n "$KERNEL_TARBALL" ]; then
+		jq -n --arg name "$BASE" --arg key "$BASE_KEY" \
+			--arg kernel_version "$(tree_version "$PRISTINE_TREE")" --arg package "linux-source-$BASE" \
+			--arg package_version "$(dpkg-query -W -f='${Version}' "linux-source-$BASE" 2> /dev/null || echo unknown)" \
+			'$ARGS.named'
+		return
+	fi
+	if git -C "$BASE" rev-parse --git-dir > /dev/null 2>&1; then
+		describe=$(git -C "$BASE" describe --always --tags 2> /dev/null | jq -R .)
+		dirty=$([ -z "$(git -C "$BASE" status --porcelain --untracked-files=no)" ] && echo false || echo true)
+	fi
+	jq -n --arg name "$BASE" --arg key "$BASE_KEY" \
+		--arg kernel_version "$(tree_version "$PRISTINE_TREE")" --arg tree "$BASE" --argjson git_describe "$describe" --argjson git_dirty "$dirty" \
+		--arg identity "$(cat "$PRISTINE_TREE/.cdevbench-extracted")" '$ARGS.named'
 }
 
 # Paths a patch touches, from its diff headers, as -p1 reads them.
@@ -116,21 +267,22 @@ patch_subject() {
 			gsub(/[ \t]+/, " ", s); print s }' "$1"
 }
 
-variant_dir() { echo "$BUILD_DIR/kernels/$1"; }
+# A variant's tree on the current base.
+variant_dir() { echo "$BUILD_DIR/kernels/$BASE_KEY/$1"; }
 
 # Objects of a variant's kernel: obj/ for timing, obj-<flavour>/ otherwise.
 kernel_obj_dir() {	# kernel_obj_dir VARIANT [FLAVOUR]
 	case ${2:-timing} in
-	timing) echo "$BUILD_DIR/kernels/$1/obj" ;;
-	*) echo "$BUILD_DIR/kernels/$1/obj-$2" ;;
+	timing) echo "$(variant_dir "$1")/obj" ;;
+	*) echo "$(variant_dir "$1")/obj-$2" ;;
 	esac
 }
 
 # The rig's modules built for that kernel.
 module_dir() {	# module_dir VARIANT [FLAVOUR]
 	case ${2:-timing} in
-	timing) echo "$BUILD_DIR/modules/$1" ;;
-	*) echo "$BUILD_DIR/modules/$1-$2" ;;
+	timing) echo "$BUILD_DIR/modules/$BASE_KEY/$1" ;;
+	*) echo "$BUILD_DIR/modules/$BASE_KEY/$1-$2" ;;
 	esac
 }
 
@@ -200,6 +352,25 @@ check_setting() {
 			[ -z "$why" ] || die "MODE=kvm: $why; use MODE=icount or tcg" ;;
 		*) die "unknown MODE '$value': auto, icount, tcg or kvm" ;;
 		esac ;;
+	base)
+		if base_is_packaged "$value"; then
+			use_base "$value"
+			return
+		fi
+		[[ $value == */* ]] || [ -d "$value" ] ||
+			die "$name=$value: a packaged base (${PACKAGED_BASES[*]}) or a kernel tree's folder"
+		why=$(tree_base_refusal "$value")
+		[ -z "$why" ] || die "$name=$value: $why"
+		printf -v "$name" '%s' "$(cd "$value" && pwd -P)"
+		[ "$name" != BASE ] || use_base "$BASE" ;;
+	bases)
+		[ -n "$value" ] || die "$name is empty"
+		local b seen=" "
+		for b in $value; do
+			[[ " $seen " != *" $b "* ]] || die "$name names $b twice"
+			seen+="$b "
+			( BASE=$b; check_setting BASE base ) || exit 1
+		done ;;
 	variants)
 		[ -n "$value" ] || die "$name is empty"
 		for n in $value; do check_variant "$n"; done ;;
@@ -267,8 +438,8 @@ known_failure_args() {
 	local v variants=(stock)
 	[ "$1" = stock ] || variants+=("$1")
 	for v in "${variants[@]}"; do
-		[ -f "$PATCHES_DIR/$v/known-failures" ] &&
-			printf ' --known-failures %s' "$PATCHES_DIR/$v/known-failures"
+		[ -f "$(variant_file "$v" known-failures)" ] &&
+			printf ' --known-failures %s' "$(variant_file "$v" known-failures)"
 	done
 	return 0
 }
@@ -286,7 +457,7 @@ write_suite_env() {
 		echo "RIG_ROOT=$RIG_ROOT"
 		echo "MODULE_DIR=$(module_dir "$2" "$flavour")"
 		echo "BIN_DIR=$BUILD_DIR/bin"
-		echo "SELFTEST_ARGS='$(cat "$PATCHES_DIR/$2/selftest.args" 2> /dev/null || true)$(known_failure_args "$2")'"
+		echo "SELFTEST_ARGS='$(cat "$(variant_file "$2" selftest.args)" 2> /dev/null || true)$(known_failure_args "$2")'"
 		settings_env guest
 	} > "$3/suite.env"
 }
@@ -367,6 +538,12 @@ join_refusal() {	# join_refusal THIS OTHER
 	local a b why
 	why=$(meta_difference "$1" "$2" "${MEASURED_ALIKE[@]}")
 	[ -z "$why" ] || { echo "$why"; return; }
+	a=$(jq -c '[.bases[]? | del(.key)]' "$1")
+	b=$(jq -c '[.bases[]? | del(.key)]' "$2")
+	[ "$a" = "$b" ] || {
+		echo "they ran on other kernel bases ($(jq -r '[.bases[]? | "\(.name) \(.kernel_version)"] | join(", ") | if . == "" then "none recorded" else . end' "$1") in this run, $(jq -r '[.bases[]? | "\(.name) \(.kernel_version)"] | join(", ") | if . == "" then "none recorded" else . end' "$2") in the other); compare bases in one run: make bench BASES=\"A B\""
+		return
+	}
 	# outside icount a guest's clock is the host's
 	[ "$(jq -r .mode "$1")" = icount ] ||
 		why=$(meta_difference "$1" "$2" host_cpu host_cores qemu_version)
@@ -443,5 +620,4 @@ settings_table() {
 
 load_settings
 BUILD_DIR=$(mkdir -p "$BUILD_DIR" && cd "$BUILD_DIR" && pwd)
-# shellcheck disable=SC2034 # for the scripts that source this file
-PRISTINE_TREE=$BUILD_DIR/src/linux-source-6.1
+use_base "$BASE"

@@ -19,9 +19,9 @@ export MODE VCPUS
 [ "$VCPUS" -ge 2 ] || die "VCPUS=$VCPUS: the race check needs at least 2 vCPUs"
 read -r -a variants <<< "$VARIANTS"
 mapfile -t controls < <(control_variants)
-run=$RESULTS_DIR/$(date -u +%Y%m%dT%H%M%SZ)-race${LABEL:+-$LABEL}
+run=$RESULTS_DIR/$(date -u +%Y%m%dT%H%M%SZ)-race-$BASE_KEY${LABEL:+-$LABEL}
 mkdir -p "$run"
-log "race check: ${variants[*]} and controls ${controls[*]:-none}; $MODE, $VCPUS vCPUs, $RACE_ROUNDS rounds per race case"
+log "race check on base $BASE: ${variants[*]} and controls ${controls[*]:-none}; $MODE, $VCPUS vCPUs, $RACE_ROUNDS rounds per race case"
 for v in "${variants[@]}" "${controls[@]}"; do
 	"$RIG_ROOT/scripts/kernel.sh" "$v" timing
 done
@@ -55,7 +55,10 @@ check() {
 	[ "${result,,}" = "$expected" ]
 }
 
-printf '%-24s %-5s %-5s %6s  %s\n' variant want got time evidence > "$run/summary.txt"
+{
+	echo "# base $BASE ($(tree_version "$PRISTINE_TREE")), $MODE, $VCPUS vCPUs, $RACE_ROUNDS rounds"
+	printf '%-24s %-5s %-5s %6s  %s\n' variant want got time evidence
+} > "$run/summary.txt"
 status=0
 for v in "${variants[@]}"; do check "$v" pass || status=1; done
 for v in "${controls[@]}"; do check "$v" fail || status=1; done

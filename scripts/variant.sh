@@ -1,12 +1,15 @@
 #!/bin/bash
 # A variant from a posted series: patches/NAME/ with the patches of an
 # mbox (as `b4 am` or a list archive gives it), of a git commit range, or
-# of patch files, in order, and its series file; then the check that the
-# series applies to the 6.1 tree with the rig's rule (scripts/lib.sh
-# apply_patch).  A hunk that does not apply is shown with the file and
-# line to port it against; the folder stays for porting, and running
-# this again with only NAME checks it again.
-# WORKTREE=DIR also leaves a git work tree of the 6.1 source in DIR, one
+# of patch files, in order, and its series file.  The series is tried on
+# every packaged base, and on BASE where it names a tree, with the rig's
+# rule (scripts/lib.sh apply_patch), and filed under the kernel lines it
+# applies to (docs/bases.md): patches/NAME/ for 6.1, patches/NAME/<line>/
+# for another, a line's series naming another's patch files where they
+# are the same.  Where it applies to none, each base's failing file and
+# hunk is named, the patches stay in patches/NAME/ for porting, and
+# running this again with only NAME checks every series it has again.
+# WORKTREE=DIR also leaves a git work tree of BASE's source in DIR, one
 # commit per patch that applies and the rejects of the first that does
 # not, for porting by hand (never in build/: variants hard-link to the
 # pristine tree there).
@@ -74,6 +77,7 @@ import() {
 	collect "$@" > "$tmp/all.mbox"
 	mkdir -p "$tmp/msgs"
 	git mailsplit -o"$tmp/msgs" "$tmp/all.mbox" > /dev/null
+	rm -rf "$dir.tmp"
 	mkdir -p "$dir.tmp"
 	{
 		echo "# imported by 'make variant' on $(date -u +%Y-%m-%d) from: $*"
@@ -88,23 +92,31 @@ import() {
 		done
 	} > "$dir.tmp/series"
 	[ "$n" -gt 0 ] || { rm -rf "$dir.tmp"; die "no patch (no '+++' line) in: $*"; }
-	mv "$dir.tmp" "$dir"
-	log "$name: $n patch(es) in patches/$name/"
+	log "$name: $n patch(es)"
 }
 
-# Apply the series to copies of the files it touches, as kernel.sh would.
-check() {
-	local p f out
-	mapfile -t patches < <(series_patches "$name")
-	[ ${#patches[@]} -gt 0 ] || die "patches/$name/series names no patch"
+# Apply PATCHES to copies of the files they touch in the current base's
+# tree, as kernel.sh would.  Quiet prints, for the first patch that
+# fails, one line naming its files and hunks; loud, patch's whole output
+# and the rejected hunks.
+check() {	# check quiet|loud PATCH...
+	local mode=$1 p f out
+	shift
+	rm -rf "$tmp/tree" "$tmp/rejects"
 	mkdir -p "$tmp/tree"
 	while read -r f; do
 		[ -f "$PRISTINE_TREE/$f" ] || continue
 		mkdir -p "$tmp/tree/$(dirname "$f")"
 		cp "$PRISTINE_TREE/$f" "$tmp/tree/$f"
-	done < <(patched_paths /dev/null "${patches[@]}")
-	for p in "${patches[@]}"; do
+	done < <(patched_paths /dev/null "$@")
+	for p in "$@"; do
 		if ! out=$(apply_patch "$tmp/tree" "$p" "$tmp/rejects"); then
+			if [ "$mode" = quiet ]; then
+				printf '%s: %s\n' "${p##*/}" "$(awk '/^(patching|checking) file / { f = $3 }
+					/FAILED|Reversed|can.t find file|No file to patch/ {
+						sub(/\.$/, ""); printf "%s%s: %s", sep, f, $0; sep = "; " }' <<< "$out")"
+				return 1
+			fi
 			printf '%s\n' "$out" >&2
 			if [ -s "$tmp/rejects" ]; then
 				echo "--- the hunks that do not apply:" >&2
@@ -113,25 +125,97 @@ check() {
 			echo "--- port them against the lines named above in $PRISTINE_TREE/<file> (read it, never edit it: every variant hard-links to it), or with WORKTREE=<dir>" >&2
 			return 1
 		fi
-		log "$name: ${p##*/} applies"
+		[ "$mode" = quiet ] || log "$name: ${p##*/} applies to base $BASE"
 	done
 }
 
-# A git work tree of the 6.1 source with the series applied, for porting.
+# The bases a new series is tried on: every packaged base, and BASE
+# where it names a tree.
+candidate_bases() {
+	printf '%s\n' "${PACKAGED_BASES[@]}"
+	base_is_packaged "$BASE" || echo "$BASE"
+}
+
+# File the series imported into $dir.tmp under the kernel lines of the
+# bases it applies to, saying for each base where it does not.  Fails
+# when it applies to none; the patches are then filed under 6.1's line,
+# for porting.
+file_series() {
+	local b f files=() fits=0 home line lines=() why home_dir line_dir
+	mapfile -t files < <(grep -v '^#' "$dir.tmp/series")
+	for b in $(candidate_bases); do
+		use_base "$b"
+		extract_pristine
+		if why=$(check quiet "${files[@]/#/$dir.tmp/}"); then
+			log "$name: applies to base $b ($(tree_version "$PRISTINE_TREE"))"
+			fits=1
+			[[ " ${lines[*]} " == *" $BASE_LINE "* ]] || lines+=("$BASE_LINE")
+		else
+			log "$name: does not apply to base $b ($(tree_version "$PRISTINE_TREE")): $why"
+		fi
+	done
+	# the patch files live in one line's folder, 6.1's where it is one
+	home=${lines[0]:-$SERIES_HOME_LINE}
+	for line in "${lines[@]}"; do [ "$line" != "$SERIES_HOME_LINE" ] || home=$line; done
+	home_dir=$(series_dir "$name" "$home")
+	mkdir -p "$home_dir"
+	mv "$dir.tmp"/* "$home_dir/"
+	rmdir "$dir.tmp"
+	for line in "${lines[@]}"; do
+		[ "$line" != "$home" ] || continue
+		line_dir=$(series_dir "$name" "$line")
+		mkdir -p "$line_dir"
+		{
+			echo "# the patches of kernel line $home's series, which apply to $line unchanged"
+			for f in "${files[@]}"; do realpath -s --relative-to="$line_dir" "$home_dir/$f"; done
+		} > "$line_dir/series"
+	done
+	[ "$fits" = 1 ] || return 1
+	for line in "${lines[@]}"; do
+		log "$name: filed for kernel line $line: $(realpath -s --relative-to="$PATCHES_DIR/.." "$(series_dir "$name" "$line")")/series"
+	done
+}
+
+# The base a kernel line's series is checked on: the packaged base of
+# that line, or BASE where it is a tree of that line.
+line_base() {
+	local b
+	for b in "${PACKAGED_BASES[@]}"; do [ "$b" != "$1" ] || { echo "$b"; return; }; done
+	! base_is_packaged "$BASE" && [ "$(tree_line "$BASE")" = "$1" ] && echo "$BASE"
+}
+
+# Check every series the variant has, each on its line's base.
+recheck() {
+	local line b status=0 patches
+	for line in $(variant_lines "$name"); do
+		b=$(line_base "$line") || { log "$name: no base here for kernel line $line (BASE=<a tree of $line>)"; continue; }
+		use_base "$b"
+		extract_pristine
+		mapfile -t patches < <(series_patches "$name")
+		[ ${#patches[@]} -gt 0 ] || die "$(series_dir "$name")/series names no patch"
+		check loud "${patches[@]}" || { status=1; log "$name: its series for $line does not apply to base $b"; }
+	done
+	return $status
+}
+
+# A git work tree of BASE's source with its series applied, for porting.
 worktree() {
-	local wt=$1 p
+	local wt=$1 p patches
+	use_base "$BASE"
+	extract_pristine
+	mapfile -t patches < <(series_patches "$name")
 	case $(realpath -m "$wt")/ in
 	"$BUILD_DIR"/*) die "WORKTREE=$wt is inside $BUILD_DIR, which holds the pristine tree" ;;
 	esac
 	[ ! -e "$wt" ] || die "WORKTREE=$wt exists already"
-	log "$name: copying the 6.1 source to $wt (a real copy, a few minutes)"
+	log "$name: copying base $BASE's source to $wt (a real copy, a few minutes)"
 	cp -a "$PRISTINE_TREE" "$wt"
 	rm -f "$wt/.cdevbench-extracted"
 	git -C "$wt" init -q
 	# -f: Debian's .gitignore ignores the whole top level of its tree
 	git -C "$wt" add -A -f
 	git -C "$wt" -c user.name=cdevbench -c user.email=cdevbench@localhost \
-		commit -q -m "linux-source-6.1 as Debian ships it ($(basename "$KERNEL_TARBALL"))"
+		commit -q -m "base $BASE ($(tree_version "$PRISTINE_TREE")) as the rig copied it"
 	for p in "${patches[@]}"; do
 		# git am keeps the author; a bare diff has none and is committed as is
 		git -C "$wt" am -q "$p" 2> /dev/null && continue
@@ -148,14 +232,24 @@ worktree() {
 	log "$name: the series is committed in $wt"
 }
 
-extract_pristine
-[ $# -eq 0 ] || {
+base_list="${PACKAGED_BASES[*]}$(base_is_packaged "$BASE" || echo " $BASE")"
+if [ $# -gt 0 ]; then
 	[ ! -e "$dir" ] || die "patches/$name exists; choose another NAME, or run 'make variant NAME=$name' to check it again"
 	import "$@"
-}
-[ -d "$dir" ] || die "patches/$name does not exist; give FROM=<mbox, patches or git range>"
-status=0
-check || status=$?
+	if ! file_series; then
+		# the whole output on the first base, for porting
+		use_base "${PACKAGED_BASES[0]}"
+		mapfile -t patches < <(series_patches "$name")
+		check loud "${patches[@]}" || true
+		[ -z "${WORKTREE:-}" ] || worktree "$WORKTREE"
+		die "variant $name: the series applies to no base here ($base_list); patches/$name/ is kept for porting"
+	fi
+else
+	[ -d "$dir" ] || die "patches/$name does not exist; give FROM=<mbox, patches or git range>"
+	recheck || {
+		[ -z "${WORKTREE:-}" ] || worktree "$WORKTREE"
+		die "variant $name: a series does not apply to its base (hunks above); patches/$name/ is kept for porting"
+	}
+fi
 [ -z "${WORKTREE:-}" ] || worktree "$WORKTREE"
-[ "$status" = 0 ] || die "variant $name: the series does not apply to linux-source-6.1 (hunks above); patches/$name/ is kept for porting"
-log "$name: ready; 'make bench' compares it with stock (VARIANTS='stock $name' for these two only)"
+log "$name: ready; 'make bench' compares it with stock (VARIANTS='stock $name' for these two only; BASE=<line> for another base)"

@@ -2,8 +2,19 @@
 # Bad input is refused with a message that says what to do.
 . "$(dirname "$0")/lib.sh"
 
-expect_fail "unknown variant" "unknown variant 'no-such'; valid variants: stock" \
+expect_fail "unknown variant" "unknown variant 'no-such'; valid variants on base 6.1: stock" \
 	env VARIANTS=no-such scripts/bench.sh
+expect_fail "an unknown base" "BASE=6.5: a packaged base \(6.1 6.12\) or a kernel tree's folder" \
+	env BASE=6.5 scripts/bench.sh
+expect_fail "a folder that is no kernel tree" "BASE=/tmp: not a kernel source tree" \
+	env BASE=/tmp scripts/bench.sh
+built=$(mktemp -d)
+mkdir -p "$built/fs"
+printf 'VERSION = 6\nPATCHLEVEL = 19\n' > "$built/Makefile"
+touch "$built/fs/char_dev.c" "$built/.config"
+expect_fail "a tree built in place" "configured or built in place" env BASE="$built" scripts/bench.sh
+rm -rf "$built"
+expect_fail "a base named twice" "BASES names 6.1 twice" env BASES="6.1 6.1" scripts/bench.sh
 # A negative control (patches/*/control) is never a default variant, and
 # is a known one where named.
 default=$(bash -c '. scripts/lib.sh; echo $VARIANTS')
@@ -42,7 +53,7 @@ expect_fail "A/A arm without its baseline" "AA=1 needs the baseline 'stock' in V
 # A patch that does not apply names the variant, the patch and the hunk,
 # and leaves the variant's tree pristine for the next try.
 patches=$(mktemp -d)
-trap 'rm -rf "$patches" "$RIG_ROOT/build/kernels/broken"' EXIT
+trap 'rm -rf "$patches" "$RIG_ROOT/build/kernels/6.1/broken"' EXIT
 cp patches/rig.config patches/fault.config "$patches/"
 mkdir "$patches/broken"
 cat > "$patches/broken/0001-bad.patch" <<'PATCH'
@@ -61,7 +72,7 @@ expect_fail "patch that does not apply" \
 expect_fail "the failed hunk is shown" "Hunk #1 FAILED at 1" \
 	env PATCHES_DIR="$patches" scripts/kernel.sh broken
 build=${BUILD_DIR:-build}
-cmp -s "$build/src/linux-source-6.1/fs/char_dev.c" "$build/kernels/broken/fs/char_dev.c" ||
+cmp -s "$build/src/linux-source-6.1/fs/char_dev.c" "$build/kernels/6.1/broken/fs/char_dev.c" ||
 	fail "fs/char_dev.c of the broken variant is not pristine after the failure"
 
 # An option Kconfig drops (KVM needs VIRTUALIZATION) is named with the
@@ -69,7 +80,7 @@ cmp -s "$build/src/linux-source-6.1/fs/char_dev.c" "$build/kernels/broken/fs/cha
 : > "$patches/broken/series"
 echo "CONFIG_KVM=y" > "$patches/broken/config"
 expect_fail "option dropped by Kconfig" \
-	"variant broken-fault: Kconfig dropped requested options .*CONFIG_KVM=y" \
+	"variant broken-fault on 6.1: Kconfig dropped requested options .*CONFIG_KVM=y" \
 	env PATCHES_DIR="$patches" scripts/kernel.sh broken fault
 
 # A progress reporter, killed, takes its sleep with it: a sleep left

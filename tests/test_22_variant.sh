@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # make variant: a series from an mbox, a git range or a bare diff becomes
-# patches/NAME/ with its series; a hunk that does not apply is shown and
-# the pristine tree is never written.  A small stand-in for the 6.1 tree
-# keeps this fast.
+# patches/NAME/ with its series, filed under the kernel lines of the bases
+# it applies to; a hunk that does not apply is shown and the pristine
+# trees are never written.  Small stand-ins for the 6.1 and 6.12 trees
+# (6.12's line 20 differs) keep this fast.
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
@@ -13,7 +14,13 @@ mkdir -p "$pristine/fs" "$PATCHES_DIR"
 seq 1 40 | sed 's/^/line /' > "$pristine/fs/char_dev.c"
 touch "$pristine/.cdevbench-extracted"
 printf '/*\n!/debian/\n' > "$pristine/.gitignore"	# as Debian's tree has it
+printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 192\nEXTRAVERSION =\n' > "$pristine/Makefile"
 cp "$pristine/fs/char_dev.c" "$tmp/char_dev.orig"
+pristine12=$BUILD_DIR/src/linux-source-6.12
+mkdir -p "$pristine12/fs"
+sed 's/^line 20$/line twenty/' "$pristine/fs/char_dev.c" > "$pristine12/fs/char_dev.c"
+printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\nEXTRAVERSION =\n' > "$pristine12/Makefile"
+touch "$pristine12/.cdevbench-extracted"
 
 # A two-patch series with a cover letter, as git send-email posts it.
 repo=$tmp/repo
@@ -30,8 +37,12 @@ cat "$tmp"/out/*.patch > "$tmp/series.mbox"
 scripts/variant.sh from-mbox "$tmp/series.mbox" 2> "$tmp/log" || { cat "$tmp/log"; fail "mbox import failed"; }
 [ "$(grep -cv '^#' "$PATCHES_DIR/from-mbox/series")" = 2 ] || fail "mbox: series does not list two patches (the cover letter is no patch)"
 grep -qx '0001-chrdev-name-line-ten.patch' "$PATCHES_DIR/from-mbox/series" || fail "mbox: first patch not named by its subject"
-grep -q 'applies' "$tmp/log" || fail "mbox: the apply check did not run"
-echo "mbox with a cover letter: 2 patches, named by subject, checked"
+grep -q 'applies to base 6.1 ' "$tmp/log" && grep -q 'applies to base 6.12 ' "$tmp/log" ||
+	fail "mbox: not tried on both bases: $(cat "$tmp/log")"
+[ "$(. scripts/lib.sh && series_patches from-mbox | paste -sd' ')" = \
+	"$(BASE=6.12 bash -c '. scripts/lib.sh && series_patches from-mbox' | paste -sd' ')" ] ||
+	fail "mbox: 6.12's series does not name 6.1's patch files"
+echo "mbox with a cover letter: 2 patches, named by subject, filed for 6.1 and 6.12 (the same files)"
 
 scripts/variant.sh from-git "$repo" HEAD~2..HEAD 2> /dev/null || fail "git range import failed"
 cmp -s <(grep -v '^#' "$PATCHES_DIR/from-mbox/series") <(grep -v '^#' "$PATCHES_DIR/from-git/series") ||
@@ -43,15 +54,29 @@ scripts/variant.sh bare "$tmp/thirty.diff" 2> /dev/null || fail "bare diff impor
 grep -qx '0001-thirty.patch' "$PATCHES_DIR/bare/series" || fail "bare diff: not named after its file"
 echo "a bare diff: one patch named after its file"
 
-# A patch written against another kernel: its hunk, file and line shown.
+# A patch written against another kernel (6.12's line 20): filed for
+# 6.12 alone, with 6.1's failing file and hunk named; refused on 6.1,
+# naming the line it has.
 sed -i 's/^line 20$/line twenty/' "$repo/fs/char_dev.c" && git commit -qam "chrdev: other kernel"
 sed -i 's/^line twenty$/line 20 changed/' "$repo/fs/char_dev.c" && git commit -qam "chrdev: needs the other kernel"
-git format-patch -q -o "$tmp/bad" HEAD~1..HEAD
-expect_fail "a series that does not apply" "does not apply to linux-source-6.1" \
-	scripts/variant.sh stale "$tmp"/bad/*.patch
+git format-patch -q -o "$tmp/new" HEAD~1..HEAD
+scripts/variant.sh newer "$tmp"/new/*.patch 2> "$tmp/log" || { cat "$tmp/log"; fail "a 6.12 series was refused"; }
+grep -q 'does not apply to base 6.1 (6.1.192): 0001-chrdev-needs-the-other-kernel.patch: fs/char_dev.c: Hunk #1 FAILED at 17' "$tmp/log" ||
+	fail "6.1's failing hunk is not named: $(cat "$tmp/log")"
+[ -f "$PATCHES_DIR/newer/6.12/series" ] && [ ! -f "$PATCHES_DIR/newer/series" ] ||
+	fail "a 6.12 series not filed under patches/newer/6.12/ alone: $(cd "$PATCHES_DIR" && find newer)"
+expect_fail "a 6.12 series on base 6.1" "variant 'newer' has no series for base 6.1 .*it has series for: 6.12" \
+	bash -c '. scripts/lib.sh && check_variant newer'
+echo "a series for 6.12 alone: filed under 6.12, 6.1's hunk named, refused on 6.1"
+
+# A patch that applies to no base: each base's hunk named, the whole
+# output of 6.1's shown, the folder kept for porting.
+printf -- '--- a/fs/char_dev.c\n+++ b/fs/char_dev.c\n@@ -19,3 +19,3 @@\n line 19\n-line 20 changed\n+line 20 again\n line 21\n' > "$tmp/stale.diff"
+expect_fail "a series that applies to no base" "applies to no base here \(6.1 6.12\)" \
+	scripts/variant.sh stale "$tmp/stale.diff"
 out=$(scripts/variant.sh stale 2>&1) && fail "check of a kept folder succeeded"
-grep -q 'Hunk #1 FAILED at 17' <<< "$out" || fail "the failed hunk's line is not named: $out"
-grep -q '^-line twenty' <<< "$out" || fail "the rejected hunk is not shown: $out"
+grep -q 'Hunk #1 FAILED at 19' <<< "$out" || fail "the failed hunk's line is not named: $out"
+grep -q '^-line 20 changed' <<< "$out" || fail "the rejected hunk is not shown: $out"
 grep -q "$pristine/<file>" <<< "$out" || fail "the tree to port against is not named: $out"
 echo "a stale patch: hunk, line and tree shown, folder kept for porting"
 cmp -s "$tmp/char_dev.orig" "$pristine/fs/char_dev.c" || fail "the pristine tree was written"
@@ -59,7 +84,7 @@ cmp -s "$tmp/char_dev.orig" "$pristine/fs/char_dev.c" || fail "the pristine tree
 # A patch whose change the tree already has (a fix 6.1.192 backported)
 # looks reversed to patch: a reject, never silently undone.
 printf -- '--- a/fs/char_dev.c\n+++ b/fs/char_dev.c\n@@ -29,3 +29,3 @@\n line 29\n-line thirty\n+line 30\n line 31\n' > "$tmp/reversed.diff"
-expect_fail "a patch the tree already has" "does not apply to linux-source-6.1" \
+expect_fail "a patch the tree already has" "applies to no base here" \
 	scripts/variant.sh reversed "$tmp/reversed.diff"
 cmp -s "$tmp/char_dev.orig" "$pristine/fs/char_dev.c" || fail "the pristine tree was written"
 out=$(scripts/variant.sh reversed 2>&1) && fail "a reversed patch was applied"

@@ -12,7 +12,7 @@ export BUILD_DIR=$dir/build PATCHES_DIR=$dir/patches
 
 # fake_tree VARIANT CDEV_MEMBERS: a variant whose tree holds cdev.h and one driver
 fake_tree() {
-	local tree=$BUILD_DIR/kernels/$1
+	local tree=$BUILD_DIR/kernels/6.1/$1
 	mkdir -p "$PATCHES_DIR/$1" "$tree/include/linux" "$tree/drivers/x" "$tree/.cdevbench"
 	: > "$PATCHES_DIR/$1/series"
 	printf 'struct cdev {\n%b};\n' "$2" > "$tree/include/linux/cdev.h"
@@ -27,7 +27,7 @@ expect_fail "kobj.parent read on a tree with cdev->parent" \
 	scripts/cdev-audit.sh split "$dir/obj"
 out=$(scripts/cdev-audit.sh split "$dir/obj" 2>&1 || true)
 ! grep -q 'x.c:1:' <<< "$out" || fail "a comment was taken for a use: $out"
-grep -q '^drivers/x/x.c:4:' "$BUILD_DIR/kernels/split/.cdevbench/cdev-kobj-users.txt" ||
+grep -q '^drivers/x/x.c:4:' "$BUILD_DIR/kernels/6.1/split/.cdevbench/cdev-kobj-users.txt" ||
 	fail "the use is not in cdev-kobj-users.txt"
 
 fake_tree plain '\tstruct kobject kobj;\n'

@@ -1,18 +1,30 @@
 # shellcheck shell=bash
-# Every kernel patch passes checkpatch.pl --strict from the extracted tree.
+# Every kernel patch passes checkpatch.pl --strict from the tree of the
+# base its series is for (extracted, never built): patches/<v>/*.patch
+# from 6.1's, patches/<v>/<line>/*.patch from that line's.
 # FILE_PATH_CHANGES only asks whether MAINTAINERS needs an update when a
 # patch adds or removes a file; each such commit message answers it.
 . "$(dirname "$0")/lib.sh"
 
-tree=build/src/linux-source-6.1
-[ -f "$tree/.cdevbench-extracted" ] || scripts/kernel.sh stock > /dev/null
-status=0
-for p in patches/*/*.patch; do
-	if out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --ignore FILE_PATH_CHANGES "$RIG_ROOT/$p"); then
-		echo "$p: clean"
+status=0 checked=0
+read -r home lines <<< "$(. scripts/lib.sh && echo "$SERIES_HOME_LINE ${PACKAGED_BASES[*]}")"
+for line in $lines; do
+	tree=$(. scripts/lib.sh && use_base "$line" && extract_pristine && echo "$PRISTINE_TREE")
+	if [ "$line" = "$home" ]; then
+		files=(patches/*/*.patch)
 	else
-		printf '%s\n%s\n' "$p:" "$out"
-		status=1
+		files=(patches/*/"$line"/*.patch)
 	fi
+	for p in "${files[@]}"; do
+		[ -f "$p" ] || continue
+		checked=$((checked + 1))
+		if out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --ignore FILE_PATH_CHANGES "$RIG_ROOT/$p"); then
+			echo "$p: clean ($line)"
+		else
+			printf '%s\n%s\n' "$p ($line):" "$out"
+			status=1
+		fi
+	done
 done
+[ "$checked" -gt 0 ] || fail "no patch found to check"
 exit $status

@@ -6,8 +6,8 @@
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/bin" "$tmp/build/kernels/stock/obj-fault/arch/x86/boot" "$tmp/boot" "$tmp/cwd"
-touch "$tmp/build/kernels/stock/obj-fault/arch/x86/boot/bzImage" "$tmp/boot/suite.env"
+mkdir -p "$tmp/bin" "$tmp/build/kernels/6.1/stock/obj-fault/arch/x86/boot" "$tmp/boot" "$tmp/cwd"
+touch "$tmp/build/kernels/6.1/stock/obj-fault/arch/x86/boot/bzImage" "$tmp/boot/suite.env"
 # A QEMU that records its arguments, one per line.
 cat > "$tmp/bin/qemu-system-x86_64" <<'QEMU'
 #!/bin/sh

@@ -77,7 +77,13 @@ expect_fail "a baseline variant the other run lacks" "has no variant fast" \
 jq '.reps = 5' "$RESULTS_DIR/old/meta.json" > "$tmp/m" && mv "$tmp/m" "$RESULTS_DIR/old/meta.json"
 expect_fail "other repetitions" "reps is 3 in this run, 5 in the other" \
 	env RUN="$RESULTS_DIR/new" AGAINST=last-week scripts/compare.sh
-jq '.reps = 3 | .measuring_code_sha256 = "m0" | .rig_commit = "0ld"' "$RESULTS_DIR/old/meta.json" > "$tmp/m" &&
+jq '.reps = 3 | .bases = [{ name: "6.12", kernel_version: "6.12.118" }]' "$RESULTS_DIR/old/meta.json" > "$tmp/m" &&
+	mv "$tmp/m" "$RESULTS_DIR/old/meta.json"
+jq '.bases = [{ name: "6.1", key: "6.1", kernel_version: "6.1.192" }]' "$RESULTS_DIR/new/meta.json" > "$tmp/m" &&
+	mv "$tmp/m" "$RESULTS_DIR/new/meta.json"
+expect_fail "another base" "other kernel bases \(6.1 6.1.192 in this run, 6.12 6.12.118 in the other\)" \
+	env RUN="$RESULTS_DIR/new" AGAINST=last-week scripts/compare.sh
+jq '.bases = [{ name: "6.1", kernel_version: "6.1.192" }] | .measuring_code_sha256 = "m0" | .rig_commit = "0ld"' "$RESULTS_DIR/old/meta.json" > "$tmp/m" &&
 	mv "$tmp/m" "$RESULTS_DIR/old/meta.json"
 expect_fail "other measuring code" "measuring code .* differs: rig abc in this run, 0ld in the other" \
 	env RUN="$RESULTS_DIR/new" AGAINST=last-week scripts/compare.sh
@@ -104,7 +110,9 @@ expect_fail "make bench against a run of other code" "AGAINST=last-week: this ru
 	. scripts/lib.sh
 	settings_jq_args
 	facts_jq_args
-	jq -n "${SETTINGS_JQ_ARGS[@]}" "${FACTS_JQ_ARGS[@]}" '$ARGS.named + { variants: { stock: {} } }' \
+	extract_pristine
+	jq -n "${SETTINGS_JQ_ARGS[@]}" "${FACTS_JQ_ARGS[@]}" --argjson bases "[$(base_json)]" \
+		'$ARGS.named + { variants: { stock: {} } }' \
 		> "$RESULTS_DIR/old/meta.json"
 ) 2> /dev/null
 flock "$RESULTS_DIR/.lock" sleep 30 &
