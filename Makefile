@@ -1,6 +1,7 @@
 # cdevbench: every entry point.  See README.md.
 #   make bench      set up, build the kernels, boot, measure, report
-#   make test       host tests and an end-to-end smoke run
+#   make check      the host tests (minutes, no kernel)
+#   make test       the host tests, then the kernel tests (smoke runs)
 #   make compare    the report of a run (RUN=, BASELINE=, AGAINST=)
 #   make baseline   keep a run (RUN=) as a named baseline (SAVE=NAME)
 #   make merge      join the units of a run (RUN=) that another executor ran
@@ -27,7 +28,7 @@ CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 # results schema's reader and writer.
 COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench/lib/results.c
 
-.PHONY: all deps kernels variant progs tools bench race-check compare baseline merge test clean
+.PHONY: all deps kernels variant progs tools bench race-check compare baseline merge check test clean
 
 all: bench
 
@@ -113,8 +114,14 @@ baseline:
 merge: progs
 	@scripts/merge.sh
 
+# The host tests alone (no kernel build, no boot); make test runs them,
+# then the kernel tests.  TESTS= a subset ("20 42"), TEST_TIMEOUT=
+# seconds per test (tests/run.sh).
+check: deps progs tools
+	@tests/run.sh host
+
 test: deps progs tools
-	@tests/run.sh
+	@tests/run.sh all
 
 clean:
 	rm -rf build/kernels build/modules build/bin

@@ -170,8 +170,10 @@ config_differences() {	# config_differences A_CONFIG B_CONFIG
 # cannot be read fails the run instead of leaving a hole.  An arm on
 # another base than the baseline's says which options of its config
 # differ from the baseline's: all of them (config_differences), and
-# those the shared fragments ask for (rig_config_differences, which
-# the report engine refuses to compare).
+# those rig.config or the variant's config ask for on every base
+# (rig_config_differences, which the report engine refuses to compare;
+# a line tagged with a kernel line, "[6.12] CONFIG_X=y", asks on that
+# line's bases only and may differ).
 write_meta() {
 	local v k tree obj fobj subjects links release config series fragment arm
 	local arms_json='{}' bases_json='[]' b base_config diffs rig_diffs
@@ -196,7 +198,8 @@ write_meta() {
 		if [ "${arm_base[$v]}" != "${arm_base[$baseline_arm]:-${bases[0]}}" ] && [ -f "$base_config" ]; then
 			diffs=$(config_differences "$base_config" "$obj/.config" | jq -R . | jq -s .)
 			rig_diffs=$(config_differences "$base_config" "$obj/.config" |
-				grep -wFf <(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+).*/\2/p' "$tree/.cdevbench/fragment.config") |
+				grep -wFf <(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+).*/\2/p' "$PATCHES_DIR/rig.config" \
+					"$(variant_file "$k" config)" 2> /dev/null) |
 				jq -R . | jq -s .)
 		fi
 		kernel_build_jq_args "$k" timing

@@ -122,10 +122,13 @@ seed_from_stock() {
 	mv "$obj.tmp" "$obj"
 }
 
-# The fragment as Kconfig wants it: inline reasons stripped.
+# The fragment as Kconfig wants it: the lines of this base's kernel line
+# ("[6.12] CONFIG_X=y") without their tag, the others dropped, inline
+# reasons stripped.
 normalized_fragment() {
-	sed -nE -e 's/^(CONFIG_[A-Za-z0-9_]+=[^[:space:]]+).*/\1/p' \
-		-e 's/^(# CONFIG_[A-Za-z0-9_]+ is not set).*/\1/p' "$@"
+	sed -E -e "s/^\[$BASE_LINE\] +//" -e '/^\[/d' "$@" |
+		sed -nE -e 's/^(CONFIG_[A-Za-z0-9_]+=[^[:space:]]+).*/\1/p' \
+			-e 's/^(# CONFIG_[A-Za-z0-9_]+ is not set).*/\1/p'
 }
 
 sync_config() {

@@ -24,6 +24,7 @@ shift
 [[ $name =~ ^[A-Za-z0-9._-]+$ ]] && [ "$name" != stock ] ||
 	die "variant name '$name': letters, digits, '.', '_', '-', and not 'stock'"
 dir=$PATCHES_DIR/$name
+user_base=$BASE	# BASE as given; use_base changes BASE
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -113,7 +114,7 @@ check() {	# check quiet|loud PATCH...
 		if ! out=$(apply_patch "$tmp/tree" "$p" "$tmp/rejects"); then
 			if [ "$mode" = quiet ]; then
 				printf '%s: %s\n' "${p##*/}" "$(awk '/^(patching|checking) file / { f = $3 }
-					/FAILED|Reversed|can.t find file|No file to patch/ {
+					/^Hunk #[0-9]+ FAILED|Reversed|can.t find file|No file to patch/ {
 						sub(/\.$/, ""); printf "%s%s: %s", sep, f, $0; sep = "; " }' <<< "$out")"
 				return 1
 			fi
@@ -133,7 +134,7 @@ check() {	# check quiet|loud PATCH...
 # where it names a tree.
 candidate_bases() {
 	printf '%s\n' "${PACKAGED_BASES[@]}"
-	base_is_packaged "$BASE" || echo "$BASE"
+	base_is_packaged "$user_base" || echo "$user_base"
 }
 
 # File the series imported into $dir.tmp under the kernel lines of the
@@ -181,7 +182,7 @@ file_series() {
 line_base() {
 	local b
 	for b in "${PACKAGED_BASES[@]}"; do [ "$b" != "$1" ] || { echo "$b"; return; }; done
-	! base_is_packaged "$BASE" && [ "$(tree_line "$BASE")" = "$1" ] && echo "$BASE"
+	! base_is_packaged "$user_base" && [ "$(tree_line "$user_base")" = "$1" ] && echo "$user_base"
 }
 
 # Check every series the variant has, each on its line's base.
@@ -201,7 +202,7 @@ recheck() {
 # A git work tree of BASE's source with its series applied, for porting.
 worktree() {
 	local wt=$1 p patches
-	use_base "$BASE"
+	use_base "$user_base"
 	extract_pristine
 	mapfile -t patches < <(series_patches "$name")
 	case $(realpath -m "$wt")/ in
@@ -232,7 +233,7 @@ worktree() {
 	log "$name: the series is committed in $wt"
 }
 
-base_list="${PACKAGED_BASES[*]}$(base_is_packaged "$BASE" || echo " $BASE")"
+base_list="${PACKAGED_BASES[*]}$(base_is_packaged "$user_base" || echo " $user_base")"
 if [ $# -gt 0 ]; then
 	[ ! -e "$dir" ] || die "patches/$name exists; choose another NAME, or run 'make variant NAME=$name' to check it again"
 	import "$@"
@@ -252,4 +253,7 @@ else
 	}
 fi
 [ -z "${WORKTREE:-}" ] || worktree "$WORKTREE"
-log "$name: ready; 'make bench' compares it with stock (VARIANTS='stock $name' for these two only; BASE=<line> for another base)"
+use_base "$user_base"
+how="make bench VARIANTS=\"stock $name\""
+[ -f "$(series_dir "$name")/series" ] || how="make bench BASE=$(variant_lines "$name" | head -1) VARIANTS=\"stock $name\""
+log "$name: ready; compare it with stock: $how"

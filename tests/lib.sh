@@ -10,6 +10,15 @@ fail() {
 	exit 1
 }
 
+# needs_kernel VARIANT [FLAVOUR]: skip the test (tests/run.sh, exit 77),
+# saying why, where the 6.1 kernel the smoke run builds is missing.
+needs_kernel() {
+	local bzimage=build/kernels/6.1/$1/obj${2:+-$2}/arch/x86/boot/bzImage
+	[ -f "$bzimage" ] && return
+	echo "needs $1's ${2:-timing} kernel on 6.1 ($bzimage), which test_90_smoke builds: run make test, or make kernels VARIANTS=$1"
+	exit 77
+}
+
 # expect_fail "what" "stderr pattern" cmd...: cmd must fail and say pattern.
 expect_fail() {
 	local what=$1 pattern=$2 out

@@ -49,14 +49,16 @@ unplug_exit USER NONE alloc=embedded,files=256"
 $(diff <(echo "$want") <(echo "$got"))"
 echo "plan: $(wc -l <<< "$got") runs, as declared (spread only where chains keep 10, n>=100 filter)"
 
+declared=$(sed -n 's/^BENCH(\([a-z_0-9]*\), *\([A-Z]*\),.*/\1 \2/p' bench/benchmarks.def | sort -u)
+[ "$(wc -l <<< "$declared")" -ge 5 ] || fail "fewer than 5 BENCH declarations read from bench/benchmarks.def: $declared"
 while read -r name where; do
 	case $where in
 	MODULE) src=bench/module/bench_$name.c ;;
 	USER) src=$(ls bench/user/"$name".c bench/mem/"$name".c 2> /dev/null || true) ;;
 	esac
 	[ -n "$src" ] && [ -f "$src" ] || fail "benchmark $name ($where) has no source file"
-done < <(sed -n 's/^BENCH(\([a-z_0-9]*\), *\([A-Z]*\),.*/\1 \2/p' bench/benchmarks.def | sort -u)
-echo "every declared benchmark has its source file"
+done <<< "$declared"
+echo "every declared benchmark ($(wc -l <<< "$declared")) has its source file"
 
 bad=$(mktemp -d)
 mkdir -p "$bad/bench"

@@ -163,8 +163,9 @@ for v in stock slow9 minus8 aa; do
 			echo "$v,$b,mem_traced_site_bytes_per_cdev,\"n=1000,site=__kernfs_new_node\",0,136.0,bytes"
 	done
 done >> "$tmp/ic/samples.csv"
-! $bin/compare --format csv "$tmp/ic/samples.csv" | grep -q mem_traced_site_bytes_per_cdev ||
-	fail "a SHAPE metric got a verdict"
+verdicts=$($bin/compare --format csv "$tmp/ic/samples.csv") || fail "compare failed on the SHAPE rows"
+grep -q '^cdev_add_ns,' <<< "$verdicts" || fail "compare gave no verdict at all: $verdicts"
+! grep -q mem_traced_site_bytes_per_cdev <<< "$verdicts" || fail "a SHAPE metric got a verdict"
 echo "registration.png/.svg: a plot" > "$tmp/ic/plots.txt"
 $bin/compare --format text --plots "$tmp/ic/plots.txt" "$tmp/ic/samples.csv" > "$tmp/ic/full.txt"
 failures=$(sed -n '/^Failure paths$/,/^$/p; /^  systematic/,/^$/p' "$tmp/ic/full.txt")

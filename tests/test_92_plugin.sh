@@ -60,9 +60,12 @@ for group in $(awk '{ print $1 "|" $2 }' <<< "$gaps" | sort -u); do
 done
 echo "instructions: within 1% of the icount time of the same windows (medians of repetitions; largest single $(awk '{ v = $3 < 0 ? -$3 : $3; if (v > m) m = v } END { print m }' <<< "$gaps")%)"
 
-for v in $(value_rows shared_lines_per_op "bench=pingpong,threads=2,sched=lockstep") \
-	$(value_rows transfers_per_op "bench=pingpong,threads=2,sched=free"); do
-	within "$v" 1 0.05 || fail "pingpong: $v shared lines or transfers per op, want 1"
+for spec in shared_lines_per_op:lockstep transfers_per_op:free; do
+	values=$(value_rows "${spec%:*}" "bench=pingpong,threads=2,sched=${spec#*:}")
+	[ -n "$values" ] || fail "pingpong: no ${spec%:*} rows (sched=${spec#*:})"
+	for v in $values; do
+		within "$v" 1 0.05 || fail "pingpong: $v ${spec%:*}, want 1"
+	done
 done
 echo "calibration: pingpong shares one line and moves it once per operation"
 
@@ -84,6 +87,8 @@ done
 
 grep -qE '^stock,1,shared_line_per_op,"bench=open_cached,threads=2,sched=lockstep,site=cdev_lock\+0",0,1\.000,count$' \
 	"$samples" || fail "stock's cached opens do not share cdev_lock"
+grep -q '^cdev-open-scale,1,shared_line_per_op,"bench=open_cached,threads=2,sched=lockstep,site=' "$samples" ||
+	fail "cdev-open-scale's sharing boot lists no shared line of its cached opens"
 ! grep -q '^cdev-open-scale,1,shared_line_per_op,.*site=cdev_lock+' "$samples" ||
 	fail "cdev-open-scale's cached opens share cdev_lock"
 grep -q '^Shared cache lines' "$run/report/report.txt" || fail "the report has no shared-lines section"

@@ -6,6 +6,7 @@
 # mode, naming which; a unit refuses to boot a kernel its plan does not
 # name.  Uses the stock timing kernel that the smoke run built.
 . "$(dirname "$0")/lib.sh"
+needs_kernel stock
 
 tmp=$(mktemp -d)
 cluster=$tmp/cluster

@@ -4,6 +4,7 @@
 # signal is "interrupted", and neither becomes 'latest'.  Uses the stock
 # timing kernel that the smoke run built, and a stand-in for QEMU.
 . "$(dirname "$0")/lib.sh"
+needs_kernel stock
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -23,7 +24,7 @@ chmod +x "$tmp/bin/qemu-system-x86_64"
 settings=(PATH="$tmp/bin:$PATH" VARIANTS=stock FAULTS=0 BOOTS=1 MODE=icount
 	RESULTS_DIR="$tmp/results" QEMU_PIDS="$tmp/qemu.pids")
 
-expect_fail "meta.json cannot be written" "" \
+expect_fail "meta.json cannot be written" "qemu-system-x86_64 --version printed nothing" \
 	env "${settings[@]}" QEMU_VERSION_FAILS=1 scripts/bench.sh
 run=$(ls -d "$tmp"/results/2*)
 [ "$(cat "$run/status")" = failed ] || fail "status after a failed meta.json: $(cat "$run/status")"

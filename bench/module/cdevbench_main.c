@@ -139,10 +139,14 @@ static __printf(2, 3) int buf_printf(struct text_buf *b, const char *fmt, ...)
 	va_end(ap);
 	if (b->len + len + 1 > b->cap) {
 		size_t cap = max(b->cap * 2, b->len + len + 1 + PAGE_SIZE);
-		char *data = kvrealloc(b->data, b->cap, cap, GFP_KERNEL);
+		/* not kvrealloc(): 6.12 dropped its old-size argument */
+		char *data = kvmalloc(cap, GFP_KERNEL);
 
 		if (!data)
 			return -ENOMEM;
+		if (b->len)
+			memcpy(data, b->data, b->len);
+		kvfree(b->data);
 		b->data = data;
 		b->cap = cap;
 	}
