@@ -23,6 +23,9 @@
 #include <string.h>
 #include "compare.h"
 
+/* render_data.c: the metrics of bench/benchmarks.def, for docs/metrics.md */
+void print_metrics(void);
+
 struct options opt = { .format = "text", .alpha = 0.05, .min_effect = 0.01 };
 
 static void usage(void)
@@ -34,7 +37,8 @@ static void usage(void)
 		"               for plots)\n"
 		"               samples.csv...\n"
 		"       compare --meta KEY RUN/samples.csv   (a value of RUN/meta.json;\n"
-		"               arrays as words, booleans as true/false)\n");
+		"               arrays as words, booleans as true/false)\n"
+		"       compare --format metrics   (the declared metrics, a markdown table)\n");
 	exit(2);
 }
 
@@ -80,6 +84,13 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
+	if (!strcmp(opt.format, "metrics") && !meta_key) {
+		if (optind != argc)
+			die("--format metrics reads bench/benchmarks.def as compare was built with, not %s",
+			    argv[optind]);
+		print_metrics();
+		return 0;
+	}
 	if (optind == argc)
 		usage();
 	if (meta_key) {
@@ -94,7 +105,7 @@ int main(int argc, char **argv)
 	    strcmp(opt.format, "ops") && strcmp(opt.format, "json") &&
 	    strcmp(opt.format, "sites") && strcmp(opt.format, "variants") &&
 	    strcmp(opt.format, "fault-problems"))
-		die("--format: '%s' is not text, md, csv, series, ops, json, sites, variants or fault-problems",
+		die("--format: '%s' is not text, md, csv, series, ops, json, sites, variants, fault-problems or metrics",
 		    opt.format);
 	if ((opt.where || opt.select) &&
 	    ((strcmp(opt.format, "series") && strcmp(opt.format, "ops")) || !opt.select))
@@ -130,8 +141,11 @@ int main(int argc, char **argv)
 		const char *path;
 		const struct json *vm = variant_meta(in->variants[i], &path);
 
+		/* the arm bench.sh booted as the baseline's A/A control; a run
+		 * of one base written before aa_of names it by its kernel */
 		if (strcmp(in->variants[i], opt.baseline) &&
-		    !strcmp(json_get_string(vm, "kernel", ""), opt.baseline))
+		    (!strcmp(json_get_string(vm, "aa_of", ""), opt.baseline) ||
+		     (!json_get(vm, "base") && !strcmp(json_get_string(vm, "kernel", ""), opt.baseline))))
 			aa_arm = in->variants[i];
 	}
 

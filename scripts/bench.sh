@@ -16,13 +16,16 @@ read -r -a bases <<< "$BASES"
 # its variant; on several, <variant>:<base key>, and the baseline is the
 # first base's.
 arms=()
-declare -A arm_variant=() arm_base=()
+declare -A arm_variant=() arm_base=() arm_aa_of=()
+# the name of an arm of VARIANT on the current base
+arm_name() { if [ ${#bases[@]} = 1 ]; then echo "$1"; else echo "$1:$BASE_KEY"; fi; }
 add_arm() {	# add_arm NAME VARIANT
-	local arm=$1
-	[ ${#bases[@]} = 1 ] || arm=$1:$BASE_KEY
+	local arm
+	arm=$(arm_name "$1")
 	arms+=("$arm")
 	arm_variant[$arm]=$2
 	arm_base[$arm]=$BASE
+	[ "$1" = "$2" ] || arm_aa_of[$arm]=$(arm_name "$2")
 }
 for b in "${bases[@]}"; do
 	use_base "$b"
@@ -34,8 +37,8 @@ for b in "${bases[@]}"; do
 done
 [ "$AA" = 0 ] || [ ${#arms[@]} -gt $(( ${#variants[@]} * ${#bases[@]} )) ] ||
 	die "AA=1 needs the baseline '$BASELINE' in VARIANTS (${variants[*]})"
-baseline_arm=$BASELINE
-[ ${#bases[@]} = 1 ] || baseline_arm=$BASELINE:$(base_key "${bases[0]}")
+use_base "${bases[0]}"
+baseline_arm=$(arm_name "$BASELINE")
 # Without the baseline, a run has nothing of its own to compare: it is
 # compared against another run's (AGAINST), or refused before it builds.
 has_baseline=0
@@ -208,6 +211,7 @@ write_meta() {
 			--arg series_sha256 "$series" --argjson patches "$subjects" --argjson links "$links" \
 			--argjson config_fragment "$fragment" --argjson config_differences "$diffs" \
 			--argjson rig_config_differences "$rig_diffs" "${KERNEL_BUILD_JQ_ARGS[@]}" '$ARGS.named')
+		[ -z "${arm_aa_of[$v]:-}" ] || arm=$(jq --arg aa_of "${arm_aa_of[$v]}" '. + $ARGS.named' <<< "$arm")
 		if [ "$FAULTS" = 1 ]; then
 			release=$(< "$fobj/include/config/kernel.release")
 			config=$(sha256sum < "$fobj/.config" | cut -d' ' -f1)

@@ -109,8 +109,8 @@ expect_fail "two runs on one results folder" "another 'make bench' is using" \
 kill $holder
 rm -rf "$results"
 
-# README.md's table of settings is the one scripts/settings.def makes.
+# docs/settings.md's table of settings is the one scripts/settings.def makes.
 diff <(. scripts/lib.sh && settings_table) \
-	<(sed -n '/^| variable | default | meaning |$/,/^$/p' README.md | sed '/^$/d') ||
-	fail "README.md's table of settings differs from scripts/settings.def (above: < list, > README)"
-echo "README's settings table matches scripts/settings.def"
+	<(sed -n '/^| variable | default | meaning |$/,/^$/p' docs/settings.md | sed '/^$/d') ||
+	fail "docs/settings.md's table of settings differs from scripts/settings.def (above: < list, > docs/settings.md)"
+echo "docs/settings.md's settings table matches scripts/settings.def"
