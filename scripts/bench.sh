@@ -201,8 +201,8 @@ write_meta() {
 		if [ "${arm_base[$v]}" != "${arm_base[$baseline_arm]:-${bases[0]}}" ] && [ -f "$base_config" ]; then
 			diffs=$(config_differences "$base_config" "$obj/.config" | jq -R . | jq -s .)
 			rig_diffs=$(config_differences "$base_config" "$obj/.config" |
-				grep -wFf <(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+).*/\2/p' "$PATCHES_DIR/rig.config" \
-					"$(variant_file "$k" config)" 2> /dev/null) |
+				{ grep -wFf <(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+).*/\2/p' "$PATCHES_DIR/rig.config" \
+					"$(variant_file "$k" config)" 2> /dev/null) || true; } |
 				jq -R . | jq -s .)
 		fi
 		kernel_build_jq_args "$k" timing

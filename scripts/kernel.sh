@@ -170,25 +170,6 @@ build_progress() {	# build_progress T0
 	log "$who: building, $objects objects compiled in $((t / 60))m${last_objects:+ (the previous build compiled $last_objects in $((last_seconds / 60))m)}"
 }
 
-# The patch of the series whose hunk holds LINE of FILE in the patched
-# tree, or nothing: the patches that touch FILE, last first, each either
-# holds the line or maps it back to the file before it.
-patch_of_line() {	# patch_of_line FILE LINE
-	local i line=$2
-	for ((i = ${#patches[@]} - 1; i >= 0; i--)); do
-		line=$(awk -v file="$1" -v line="$line" '
-			/^\+\+\+ / { f = $2; sub(/^[^\/]*\//, "", f); on = f == file; next }
-			on && /^@@ / {
-				split(substr($2, 2), o, ","); split(substr($3, 2), n, ",")
-				ol = (2 in o) ? o[2] : 1; nl = (2 in n) ? n[2] : 1
-				if (line >= n[1] && line < n[1] + nl) { hit = 1; exit }
-				if (line >= n[1] + nl) shift += nl - ol
-			}
-			END { print hit ? "hit" : line - shift }' "${patches[i]}")
-		[ "$line" != hit ] || { echo "${patches[i]##*/}"; return; }
-	done
-}
-
 # The compiler's first errors, each with the patch that wrote its line.
 show_build_errors() {
 	local where file line patch
@@ -196,7 +177,7 @@ show_build_errors() {
 		file=$(sed -nE 's|^(\.\./)?([^: ]+):([0-9]+):[0-9]+: error:.*|\2|p' <<< "$where")
 		line=$(sed -nE 's|^(\.\./)?([^: ]+):([0-9]+):[0-9]+: error:.*|\3|p' <<< "$where")
 		patch=
-		[ -z "$file" ] || patch=$(patch_of_line "$file" "$line")
+		[ -z "$file" ] || patch=$(patch_of_line "$file" "$line" "${patches[@]}")
 		printf '%s%s\n' "$where" "${patch:+   <- written by $patch}"
 	done >&2
 }

@@ -227,6 +227,8 @@ extract_pristine() {
 			cpio -0 -pdlm --quiet "$PRISTINE_TREE.tmp") ||
 			die "could not copy base $BASE to $PRISTINE_TREE.tmp"
 	fi
+	# a copied tree's marker is a link to the tree's own: never written through
+	rm -f "$PRISTINE_TREE.tmp/.cdevbench-extracted"
 	echo "$identity" > "$PRISTINE_TREE.tmp/.cdevbench-extracted"
 	mv "$PRISTINE_TREE.tmp" "$PRISTINE_TREE"
 }
@@ -256,6 +258,25 @@ base_json() {
 patched_paths() {
 	awk '/^(---|\+\+\+) / && $2 != "/dev/null" { p = $2; sub(/^[^\/]*\//, "", p); print p }' \
 		"$@" | sort -u
+}
+
+# The patch whose hunk holds LINE of FILE in a tree that PATCHES were
+# applied to in order, or nothing: the patches, last first, each either
+# holds the line or maps it back to the file before it.
+patch_of_line() {	# patch_of_line FILE LINE PATCH...
+	local file=$1 line=$2 i patches=("${@:3}")
+	for ((i = ${#patches[@]} - 1; i >= 0; i--)); do
+		line=$(awk -v file="$file" -v line="$line" '
+			/^\+\+\+ / { f = $2; sub(/^[^\/]*\//, "", f); on = f == file; next }
+			on && /^@@ / {
+				split(substr($2, 2), o, ","); split(substr($3, 2), n, ",")
+				ol = (2 in o) ? o[2] : 1; nl = (2 in n) ? n[2] : 1
+				if (line >= n[1] && line < n[1] + nl) { hit = 1; exit }
+				if (line >= n[1] + nl) shift += nl - ol
+			}
+			END { print hit ? "hit" : line - shift }' "${patches[i]}")
+		[ "$line" != hit ] || { echo "${patches[i]##*/}"; return; }
+	done
 }
 
 # A patch's subject: folded lines joined, the [PATCH ...] tag dropped

@@ -116,3 +116,15 @@ printf -- '--- a/drivers/base/map.c\n+++ /dev/null\n' > "$tmp/delete.patch"
 [ "$(. scripts/lib.sh && patched_paths "$tmp/delete.patch")" = drivers/base/map.c ] ||
 	fail "patched_paths of a deletion is not the deleted file"
 echo "a deleted file: its path, not /dev/null's"
+
+# A build error's line is blamed on the patch that wrote it: patch 1
+# inserts two lines after line 10, patch 2 changes line 30 (32 after
+# patch 1); an untouched line is nobody's.
+printf -- '--- a/fs/char_dev.c\n+++ b/fs/char_dev.c\n@@ -10,2 +10,4 @@\n line 10\n+line 10a\n+line 10b\n line 11\n' > "$tmp/p1.patch"
+printf -- '--- a/fs/char_dev.c\n+++ b/fs/char_dev.c\n@@ -31,3 +31,3 @@\n line 29\n-line 30\n+line thirty\n line 31\n' > "$tmp/p2.patch"
+blame() { (. scripts/lib.sh && patch_of_line fs/char_dev.c "$1" "$tmp/p1.patch" "$tmp/p2.patch"); }
+[ "$(blame 11)" = p1.patch ] || fail "line 11 (added by patch 1) blamed on '$(blame 11)'"
+[ "$(blame 32)" = p2.patch ] || fail "line 32 (patch 2's) blamed on '$(blame 32)'"
+[ -z "$(blame 20)" ] || fail "an untouched line blamed on '$(blame 20)'"
+[ "$(. scripts/lib.sh && patch_of_line drivers/other.c 11 "$tmp/p1.patch")" = "" ] || fail "another file's line blamed"
+echo "a build error's line: blamed on the patch that wrote it, or on none"
