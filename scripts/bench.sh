@@ -156,8 +156,6 @@ reproduce_command() {
 	echo "$cmd"
 }
 
-# meta.json, written by jq from values read first, so that a value that
-# cannot be read fails the run instead of leaving a hole.
 # Options that both kernel configs set (a value, or n for "is not set")
 # and set differently, one "CONFIG_X: A -> B" per line.
 config_differences() {	# config_differences A_CONFIG B_CONFIG
@@ -184,7 +182,7 @@ write_meta() {
 		use_base "$b"
 		bases_json=$(jq --argjson b "$(base_json)" '. + [$b]' <<< "$bases_json")
 	done
-	use_base "${arm_base[$baseline_arm]:-${bases[0]}}"
+	use_base "${bases[0]}"
 	base_config=$(kernel_obj_dir "$BASELINE")/.config
 	for v in "${arms[@]}"; do
 		k=${arm_variant[$v]}
@@ -198,7 +196,7 @@ write_meta() {
 		fragment=null
 		[ ! -f "$(variant_file "$k" config)" ] || fragment="\"$(realpath -s --relative-to="$PATCHES_DIR/.." "$(variant_file "$k" config)")\""
 		diffs=[] rig_diffs=[]
-		if [ "${arm_base[$v]}" != "${arm_base[$baseline_arm]:-${bases[0]}}" ] && [ -f "$base_config" ]; then
+		if [ "${arm_base[$v]}" != "${bases[0]}" ] && [ -f "$base_config" ]; then
 			diffs=$(config_differences "$base_config" "$obj/.config" | jq -R . | jq -s .)
 			rig_diffs=$(config_differences "$base_config" "$obj/.config" |
 				{ grep -wFf <(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+).*/\2/p' "$PATCHES_DIR/rig.config" \

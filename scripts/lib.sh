@@ -386,12 +386,14 @@ check_setting() {
 		[ "$name" != BASE ] || use_base "$BASE" ;;
 	bases)
 		[ -n "$value" ] || die "$name is empty"
+		# each checked as BASE is, a tree's folder made absolute
 		local b seen=" "
 		for b in $value; do
-			[[ " $seen " != *" $b "* ]] || die "$name names $b twice"
+			b=$(BASE=$b; check_setting BASE base > /dev/null; echo "$BASE") || exit 1
+			[[ $seen != *" $b "* ]] || die "$name names $b twice"
 			seen+="$b "
-			( BASE=$b; check_setting BASE base ) || exit 1
-		done ;;
+		done
+		printf -v "$name" '%s' "$(echo $seen)" ;;
 	variants)
 		[ -n "$value" ] || die "$name is empty"
 		for n in $value; do check_variant "$n"; done ;;

@@ -37,9 +37,10 @@ for t in "${tests[@]}"; do
 	echo "# $name"
 	t0=$(date +%s)
 	out=$(mktemp)
-	timeout -k 10 "$limit" bash "$t" > "$out" 2>&1
-	rc=$?
-	sed 's/^/#   /' "$out"
+	# streamed as it comes (a kernel test runs for minutes), kept for
+	# a skip's reason
+	timeout -k 10 "$limit" bash "$t" 2>&1 | tee "$out" | sed 's/^/#   /'
+	rc=${PIPESTATUS[0]}
 	seconds=$(( $(date +%s) - t0 ))
 	if [ $rc = 0 ]; then
 		echo "ok $i $name (${seconds} s)"
