@@ -388,11 +388,139 @@ static size_t count_lines(const char *text)
 	return lines;
 }
 
-/* The first screen: what was run, the rule, the A/A control and, per
- * variant, what changed.  report.txt's fits SCREEN_LINES: where the
- * variants' blocks would not, each shows fewer of its changes, the
- * largest, down to one. */
+/* One end of a change for the matrix: a percentage under 2x, else a
+ * factor ("-99%", "+45%", "8.8x"). */
+static void format_change(char *buf, size_t size, double ratio)
+{
+	if (isnan(ratio))
+		snprintf(buf, size, "n/a");
+	else if (ratio >= 2)
+		snprintf(buf, size, "%.1fx", ratio);
+	else
+		snprintf(buf, size, "%+.0f%%", (ratio - 1) * 100);
+}
+
+/* A cell of the matrix: a variant's comparisons of one headline metric
+ * over its params.  "B" better, "W" worse (both: "B+W"), with the range
+ * of the change where it changed ("B -99%..-10%", a count "W 0 -> 2");
+ * "=" same at every param, "?" unclear, "-" not measured. */
+static void matrix_cell(char *buf, size_t size, const struct comparison *c, size_t n,
+			const char *metric, const char *variant)
+{
+	size_t i, better = 0, worse = 0, same = 0, seen = 0;
+	double lo = INFINITY, hi = -INFINITY;
+	const struct comparison *first = NULL;
+	char a[16], b[16], range[40];
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(c[i].metric, metric) || strcmp(c[i].variant, variant))
+			continue;
+		seen++;
+		same += !strcmp(c[i].verdict, "same");
+		if (!changed(&c[i]))
+			continue;
+		better += !strcmp(c[i].verdict, "better");
+		worse += !strcmp(c[i].verdict, "worse");
+		first = first ? first : &c[i];
+		if (!isnan(c[i].ratio)) {
+			lo = fmin(lo, c[i].ratio);
+			hi = fmax(hi, c[i].ratio);
+		}
+	}
+	if (!seen) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (!first) {
+		snprintf(buf, size, same == seen ? "=" : "?");
+		return;
+	}
+	if (first->decl->kind == COUNT) {
+		format_counts(range, sizeof(range), first);
+	} else {
+		format_change(a, sizeof(a), lo);
+		format_change(b, sizeof(b), hi);
+		snprintf(range, sizeof(range), strcmp(a, b) ? "%s..%s" : "%s", a, b);
+	}
+	snprintf(buf, size, "%s %s", better && worse ? "B+W" : better ? "B" : "W", range);
+}
+
+/* The matrix that leads the first screen, as lkp's ncompare and mmtests'
+ * compare tables do: a row per headline metric, a column per variant
+ * (numbered in text, MATRIX_COLUMNS at a time so that it fits 78
+ * columns; named in markdown). */
+#define MATRIX_COLUMNS 4
+#define MATRIX_CELL 12
+static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md)
+{
+	const char *cols[64];
+	size_t ncols = 0, i, j, k, from, len;
+	char cell[64], row[512];
+
+	for (i = 0; i < in->nvariants && ncols < 64; i++)
+		if (strcmp(in->variants[i], opt.baseline) &&
+		    !(aa_arm && !strcmp(in->variants[i], aa_arm)))
+			cols[ncols++] = in->variants[i];
+	if (!ncols)
+		return;
+	fprintf(scr, md ? "Headline metrics against %s (B better, W worse, with the range of the change over the params where it changed; = same at every param; ? unclear):\n\n" :
+			  "Against %s: B better, W worse (range of the change where it\nchanged), = same at every param, ? unclear, - not measured\n",
+		opt.baseline);
+	if (!md) {
+		char *legend = NULL;
+		size_t legend_len = 0;
+		FILE *out = xmemstream(&legend, &legend_len);
+
+		for (k = 0; k < ncols; k++)
+			fprintf(out, "%s[%zu] %s", k ? ", " : "", k + 1, cols[k]);
+		fclose(out);
+		fprint_wrapped(scr, legend, 78, "");
+		free(legend);
+	}
+	for (from = 0; from < ncols; from += md ? ncols : MATRIX_COLUMNS) {
+		size_t to = md ? ncols : from + MATRIX_COLUMNS < ncols ? from + MATRIX_COLUMNS : ncols;
+
+		/* the header, then a row per headline metric that was measured */
+		for (j = 0; j <= ndecls; j++) {
+			if (j) {
+				for (i = 0; i < n && strcmp(c[i].metric, decls[j - 1].name); i++)
+					;
+				if (decls[j - 1].family != HEADLINE || i == n)
+					continue;
+			}
+			len = (size_t)snprintf(row, sizeof(row), md ? "| %s |" : "  %-21s",
+					       j ? decls[j - 1].name : md ? "metric" : "");
+			for (k = from; k < to && len < sizeof(row); k++) {
+				if (j)
+					matrix_cell(cell, sizeof(cell), c, n, decls[j - 1].name, cols[k]);
+				else if (md)
+					snprintf(cell, sizeof(cell), "%s", cols[k]);
+				else
+					snprintf(cell, sizeof(cell), "[%zu]", k + 1);
+				len += (size_t)(md ? snprintf(row + len, sizeof(row) - len, " %s |", cell) :
+						     snprintf(row + len, sizeof(row) - len, " %-*s", MATRIX_CELL, cell));
+			}
+			while (len > 0 && len < sizeof(row) && row[len - 1] == ' ')
+				row[--len] = '\0';
+			fprintf(scr, "%s\n", row);
+			if (md && !j) {
+				fprintf(scr, "|---|");
+				for (k = from; k < to; k++)
+					fprintf(scr, "---|");
+				fprintf(scr, "\n");
+			}
+		}
+	}
+	fprintf(scr, "\n");
+}
+
+/* The first screen: what was run, the rule, the A/A control, the matrix
+ * of headline verdicts and, per variant, what changed.  report.txt's
+ * fits SCREEN_LINES: where the variants' blocks would not, each shows
+ * fewer of its changes, the largest, down to one; where even that would
+ * not fit, the blocks follow the first screen, after BELOW_FIRST_SCREEN. */
 #define SCREEN_LINES 60
+#define BELOW_FIRST_SCREEN "Per variant (below the first screen)"
 void print_summary(const struct comparison *c, size_t n, int md)
 {
 	char b[9][256], *line = NULL, *screen = NULL, *blocks;
@@ -492,6 +620,7 @@ void print_summary(const struct comparison *c, size_t n, int md)
 	if (in->nmetas && !strcmp(meta_field("faults", b[0], sizeof(b[0])), "false"))
 		fprintf(scr, "Failure-path phase: skipped (FAULTS=0).\n");
 	fprintf(scr, "\n");
+	print_matrix(scr, c, n, md);
 	fclose(scr);
 	for (;;) {
 		blocks = variant_blocks(c, n, md, max_changes);
@@ -502,6 +631,10 @@ void print_summary(const struct comparison *c, size_t n, int md)
 		max_changes = max_changes == SIZE_MAX ? 6 : max_changes - 1;
 	}
 	fputs(screen, stdout);
+	/* too many variants for their blocks, even of one change each: the
+	 * matrix is the first screen, the blocks follow it */
+	if (!md && count_lines(screen) + count_lines(blocks) > SCREEN_LINES)
+		printf("%s\n\n", BELOW_FIRST_SCREEN);
 	fputs(blocks, stdout);
 	free(screen);
 	free(blocks);

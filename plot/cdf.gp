@@ -27,7 +27,7 @@ do for [fmt in "png svg"] {
 		set key bottom right noenhanced
 		set grid
 		plot for [v = 1:nv] data index ((m - 1) * nv + v - 1) \
-			using 1:(1) smooth cnormal with steps dt v lw 1.5 \
+			using 1:(1) smooth cnormal with steps lc v dt v lw 1.5 \
 			title word(variants, v)
 	}
 	unset multiplot

@@ -34,7 +34,7 @@ do for [fmt in "png svg"] {
 		set grid
 		set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 		plot for [v = 1:nv] data index ((m - 1) * nv + v - 1) \
-			using 1:2:3:4 with yerrorlines dt v pt v + 3 lw 1.5 \
+			using 1:2:3:4 with yerrorlines lc v dt v pt v + 3 lw 1.5 \
 			title word(variants, v)
 	}
 	unset multiplot

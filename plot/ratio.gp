@@ -11,6 +11,9 @@
 # data: for each panel (in order) a block of "x aa_low aa_high" lines,
 #       then for each variant (in order) a block of "x ratio low high";
 #       blocks separated by two blank lines.  Writes out.png and out.svg.
+# Variant v is the (v + 1)-th of the run (the baseline is the first), and
+# takes that line type, as in lines.gp and cdf.gp: one colour, dash and
+# point type per variant in every plot.
 
 np = words(panels)
 nv = words(variants)
@@ -37,7 +40,7 @@ do for [fmt in "png svg"] {
 				lc rgb "gray50" title "A/A band", \
 				1 with lines lc rgb "black" dt 1 lw 1 notitle, \
 				data index ((m - 1) * (nv + 1) + v) using 1:2:3:4 \
-				with yerrorlines lc v dt v pt v + 3 lw 1.5 notitle
+				with yerrorlines lc v + 1 dt v + 1 pt v + 4 lw 1.5 notitle
 		}
 	}
 	unset multiplot

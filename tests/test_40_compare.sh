@@ -116,6 +116,8 @@ grep -q "^slow9 against stock: kernel 6.1-slow9, 1 patch, series 1234567890ab" <
 grep -q "^  | chrdev: do it nine times" <<< "$first" || fail "no patch subject under its variant"
 grep -qE "^  worse +cdev_add_ns +3/3 +\+[0-9]{3}%" <<< "$first" ||
 	fail "the first screen does not lead with slow9's cdev_add_ns"
+grep -qE "^  cdev_add_ns +W 7.2x..9.0x +B -2%$" <<< "$first" ||
+	fail "the matrix does not give slow9 W and minus8 B on cdev_add_ns: $first"
 grep -q "Failure-path phase: skipped (FAULTS=0)" <<< "$first" || fail "a skipped phase is not named"
 # Twelve variants, each 2-13x slower in four headline metrics, would not
 # fit one screen: each shows its largest changes and counts the rest.
@@ -132,10 +134,18 @@ mkdir "$tmp/many"
 		done
 	done
 } > "$tmp/many/samples.csv"
-first=$($bin/compare --format text "$tmp/many/samples.csv" | sed -n '/^All comparisons/q;p')
+# The matrix leads: a row per headline metric, a column per variant.
+many=$($bin/compare --format text "$tmp/many/samples.csv")
+first=$(sed -n '/^All comparisons/q; /^Per variant (below the first screen)/q; p' <<< "$many")
 [ "$(wc -l <<< "$first")" -le 60 ] || fail "twelve variants: the first screen is longer than 60 lines"
-[ "$(grep -c '^  worse ' <<< "$first")" -ge 12 ] && grep -q '^  [0-9] more changes, smaller or equal (tables below)$' <<< "$first" ||
-	fail "twelve variants: not each variant's largest changes and a count of the rest: $first"
+grep -q '^\[1\] v2, \[2\] v3, ' <<< "$first" || fail "twelve variants: the matrix has no legend: $first"
+grep -qE '^  cdev_add_ns +W 2.0x +W 3.0x +W 4.0x +W 5.0x$' <<< "$first" ||
+	fail "twelve variants: the matrix's first row is not W 2.0x .. W 5.0x: $first"
+[ "$(grep -c '^  cdev_add_ns ' <<< "$first")" = 3 ] ||
+	fail "twelve variants: the matrix is not three tables of four columns: $first"
+blocks=$(sed -n '/^Per variant (below the first screen)/,/^All comparisons/p' <<< "$many")
+[ "$(grep -c '^  worse ' <<< "$blocks")" -ge 12 ] && grep -q '^  [0-9] more changes, smaller or equal (tables below)$' <<< "$blocks" ||
+	fail "twelve variants: the blocks that do not fit do not follow the first screen, each with its largest change and a count of the rest: $many"
 grep -qE "^  n=1 +334 +-2.4% +-2.4..-2.4 +-8 +better$" "$tmp/ic/out.txt" ||
 	fail "the icount table does not show the paired delta beside the ratio"
 awk 'length > 79 { bad = 1 } END { exit bad }' "$tmp/ic/out.txt" ||

@@ -122,8 +122,9 @@ for row in 'cdev_del_ns,n=1000,' 'open_lookup_ns,"n=1000,pos=tail",'; do
 	grep -q "^${row}stock,cdev-hash,.*,better," "$run/report/compare.csv" ||
 		fail "cdev-hash is not better than stock at $row"
 done
-[ "$(sed -n '/^All comparisons/q;p' "$run/report/report.txt" | wc -l)" -le 60 ] ||
+[ "$(sed -n '/^All comparisons/q; /^Per variant (below the first screen)/q; p' "$run/report/report.txt" | wc -l)" -le 60 ] ||
 	fail "the report's first screen is longer than 60 lines"
+grep -qE '^  cdev_add_ns +(W|B|=)' "$run/report/report.txt" || fail "the first screen has no matrix of headline verdicts"
 echo "smoke run complete: $(readlink "$run")"
 
 out=$(make --no-print-directory kernels VARIANTS="stock sysfs-cdev" 2>&1)

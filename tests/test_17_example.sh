@@ -1,0 +1,17 @@
+# shellcheck shell=bash
+# The golden test of the report engine: build/bin/compare, run on the
+# committed example run (docs/example/: a QUICK run's samples.csv,
+# meta.json and selftest.tap files), writes the committed report.txt
+# byte for byte.  When the report changes on purpose, `make example
+# RUN=<a QUICK run>` makes the example again.
+. "$(dirname "$0")/lib.sh"
+
+scripts/example.sh check || fail "docs/example/report.txt is not what compare writes"
+echo "docs/example/report.txt: compare writes it byte for byte"
+# the check can fail: a report with one byte changed is refused
+broken=$(mktemp -d)
+trap 'rm -rf "$broken"' EXIT
+cp -r docs "$broken/"
+sed -i '1s/$/ /' "$broken/docs/example/report.txt"
+expect_fail "a changed example report" "no longer writes docs/example/report.txt" \
+	env RIG_EXAMPLE_ROOT="$broken" scripts/example.sh check
