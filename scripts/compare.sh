@@ -76,7 +76,17 @@ compare_to series "$report/series.csv"
 mapfile -t variants < <("$compare" "${args[@]}" --format variants "$run/samples.csv")
 # A top-level value of meta.json: arrays as words, booleans as true/false.
 meta_value() { "$compare" --meta "$1" "$run/samples.csv"; }
+run_title=$title
 title="$title, $(meta_value mode) mode"
+# The title of a plot of one kind of boot (plot/plots.def's boots column):
+# the run's timing boots in its mode; the plugin's boots in theirs.
+boots_title() {	# boots_title timing|pmu|share
+	case $1 in
+	pmu) echo "$run_title, icount, TCG plugin" ;;
+	share) echo "$run_title, tcg thread=$(meta_value pmu_interleave), $(meta_value pmu_vcpus) vCPUs, TCG plugin" ;;
+	*) echo "$title" ;;
+	esac
+}
 # In icount mode a guest nanosecond is one instruction: say so on the axis.
 ns_unit=
 [ "$(meta_value mode)" != icount ] || ns_unit=' (icount: 1 ns = 1 instruction)'
@@ -111,8 +121,8 @@ series_blocks() {
 # variant's median and range of boots against XCOLUMN (plot/lines.gp), a
 # panel per spec.
 plot_lines() {
-	local out=$1 xlabel=$2 logx=$3 xcol=$4 spec panels=() logy=() panel metric cond unit blocks
-	shift 4
+	local out=$1 xlabel=$2 logx=$3 xcol=$4 boots=$5 spec panels=() logy=() panel metric cond unit blocks
+	shift 5
 	: > "$report/$out.dat"
 	for spec in "$@"; do
 		IFS='|' read -r panel metric cond <<< "$spec"
@@ -120,8 +130,11 @@ plot_lines() {
 		panels+=("$panel")
 		blocks=$(series_blocks "$metric" "$xcol" "$cond")
 		printf '%s\n\n\n' "$blocks" >> "$report/$out.dat"
-		# a log y axis unless a panel has zeros (no LLC misses, say)
-		logy+=("$(awk 'NF == 4 && $2 != "NaN" && ($2 <= 0 || $3 <= 0) { z = 1 } END { print !z }' <<< "$blocks")")
+		# a log y axis unless a panel has zeros (no LLC misses, say) or
+		# counts a few lines that a variant may drop one of (share)
+		logy+=("$( [ "$boots" != share ] &&
+			awk 'NF == 4 && $2 != "NaN" && ($2 <= 0 || $3 <= 0) { z = 1 } END { print !z }' <<< "$blocks" ||
+			echo 0)")
 	done
 	if [ ${#panels[@]} -eq 0 ]; then
 		plots+=("skipped $out: no ${*%%|*} in this run")
@@ -131,7 +144,7 @@ plot_lines() {
 	# two lines, as long as the panel is high
 	unit=$(series_query "metric=$metric" unit | sort -u)
 	[ "$unit" != ns ] || unit="ns per operation$ns_unit"
-	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel=\"$unit\\n(median of boots, range)\"; logx=$logx; logy='${logy[*]}'; out='$report/$out'; title='$title'" \
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel=\"$unit\\n(median of boots, range)\"; logx=$logx; logy='${logy[*]}'; out='$report/$out'; title='$(boots_title "$boots")'" \
 		"$RIG_ROOT/plot/lines.gp"
 	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
 }
@@ -139,8 +152,8 @@ plot_lines() {
 # plot_ratio OUT XLABEL LOGX XCOLUMN "PANEL|METRIC|CONDITION"...: every
 # variant's ratio to the baseline against XCOLUMN, over the A/A band.
 plot_ratio() {
-	local out=$1 xlabel=$2 logx=$3 xcol=$4 spec panels=() panel metric cond v
-	shift 4
+	local out=$1 xlabel=$2 logx=$3 xcol=$4 boots=$5 spec panels=() panel metric cond v
+	shift 5
 	: > "$report/$out.dat"
 	for spec in "$@"; do
 		IFS='|' read -r panel metric cond <<< "$spec"
@@ -162,7 +175,7 @@ plot_ratio() {
 		plots+=("skipped $out: no ${*%%|*} against the baseline in this run")
 		return
 	fi
-	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]:1}'; baseline='${variants[0]}'; xlabel='$xlabel'; logx=$logx; out='$report/$out'; title='$title'" \
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]:1}'; baseline='${variants[0]}'; xlabel='$xlabel'; logx=$logx; out='$report/$out'; title='$(boots_title "$boots")'" \
 		"$RIG_ROOT/plot/ratio.gp"
 	plots+=("$out.png/.svg: ${panels[*]}, variant / ${variants[0]} against ${xlabel%% (*}, over the A/A band")
 }
@@ -192,6 +205,40 @@ plot_registration_cdf() {
 
 # Slab bytes per cdev that cdev_add() keeps, by allocation site, from
 # cdev_mem.bt in every variant's first boot.
+# Which cache lines a cached open shares at 2 threads (the plugin's
+# sharing boot): a bar per variant, stacked by the line's site (its
+# symbol, or the function that wrote it), so that a line a variant
+# stops sharing (cdev_lock+0) is a segment that goes, not a count
+# that drops by one.
+plot_shared_sites() {
+	local where=metric=shared_line_per_op,bench=open_cached,threads=2,sched=lockstep
+	if [ -z "$(series_query "$where" metric)" ]; then
+		plots+=("skipped shared_sites: no shared_line_per_op in this run")
+		return
+	fi
+	series_query "$where" variant,site,median | awk -F, -v order="${variants[*]}" '
+		{ v[$1]; s[$2]; x[$1, $2] = $3 }
+		END {
+			n = split(order, vs, " ")
+			printf "variant"
+			# sites by name, so that a site keeps its colour between runs
+			for (site in s) {
+				for (i = ++ns; i > 1 && sites[i - 1] > site; i--) sites[i] = sites[i - 1]
+				sites[i] = site
+			}
+			for (i = 1; i <= ns; i++) printf " %s", sites[i]
+			print ""
+			for (j = 1; j <= n; j++) {
+				printf "%s", vs[j]
+				for (i = 1; i <= ns; i++) printf " %s", ((vs[j], sites[i]) in x) ? x[vs[j], sites[i]] : 0
+				print ""
+			}
+		}' > "$report/shared_sites.dat"
+	gnuplot -e "data='$report/shared_sites.dat'; ylabel='lines shared per cached open, 2 threads'; keytitle='line (site)'; fill='colour'; out='$report/shared_sites'; title='$(boots_title share)'" \
+		"$RIG_ROOT/plot/stacked.gp"
+	plots+=("shared_sites.png/.svg: the cache lines a cached open shares at 2 threads, stacked by site (TCG plugin)")
+}
+
 plot_memory_sites() {
 	if ! "$compare" "${args[@]}" --format sites "$run/samples.csv" > "$report/memory_sites.dat" 2> /dev/null; then
 		plots+=("skipped memory_sites: no cdev_mem.bt output for every variant")
@@ -221,24 +268,25 @@ plot_memory() {
 # The plots as plot/plots.def declares them: consecutive lines of one
 # lines or ratio plot are its panels.
 draw_declared() {
-	local kind plot x logx xlabel panel metric rows key last='' specs=() plot_args=()
+	local kind plot x logx xlabel panel metric rows boots key last='' specs=() plot_args=()
 	flush() {
 		[ -n "$last" ] || return 0
 		"plot_$1" "${plot_args[@]}" "${specs[@]}"
 		specs=()
 	}
-	while IFS='|' read -r kind plot x logx xlabel panel metric rows; do
+	while IFS='|' read -r kind plot x logx xlabel panel metric rows boots; do
 		key="$kind|$plot"
 		if [ "$key" != "$last" ]; then
 			flush "${last%%|*}"
 			last=$key
-			plot_args=("$plot" "$xlabel" "$logx" "$x")
+			plot_args=("$plot" "$xlabel" "$logx" "$x" "${boots:-timing}")
 		fi
 		case $kind in
 		lines | ratio) specs+=("$panel|$metric|$rows") ;;
 		cdf) plot_registration_cdf; last= ;;
 		bars) plot_memory; last= ;;
 		sites) plot_memory_sites; last= ;;
+		shared) plot_shared_sites; last= ;;
 		*) die "plot/plots.def: unknown kind '$kind' of $plot" ;;
 		esac
 	done < <(sed -n 's/ *| */|/g; /^[a-z]/p' "$RIG_ROOT/plot/plots.def")
