@@ -216,7 +216,7 @@ plot_shared_sites() {
 		plots+=("skipped shared_sites: no shared_line_per_op in this run")
 		return
 	fi
-	series_query "$where" variant,site,median | awk -F, -v order="${variants[*]}" '
+	series_query "$where" variant,site,median | awk -v order="${variants[*]}" '
 		{ v[$1]; s[$2]; x[$1, $2] = $3 }
 		END {
 			n = split(order, vs, " ")

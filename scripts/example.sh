@@ -34,7 +34,7 @@ mkdir -p "$example"
 cp "$run/samples.csv" "$run/meta.json" "$example/"
 (cd "$run" && find . -path './report' -prune -o -name selftest.tap -print0 |
 	cpio -0 -pdm --quiet "$example")
-for plot in registration open_lookup; do
+for plot in registration open_lookup shared_sites; do
 	[ ! -f "$run/report/$plot.png" ] || cp "$run/report/$plot.png" "$example/"
 done
 sed "s|$run/report/||" "$run/report/plots.txt" > "$example/plots.txt"
