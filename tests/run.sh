@@ -39,7 +39,7 @@ for t in "${tests[@]}"; do
 	out=$(mktemp)
 	# streamed as it comes (a kernel test runs for minutes), kept for
 	# a skip's reason
-	timeout -k 10 "$limit" bash "$t" 2>&1 | tee "$out" | sed 's/^/#   /'
+	timeout -k 10 "$limit" bash "$t" 2>&1 | tee "$out" | sed -u 's/^/#   /'
 	rc=${PIPESTATUS[0]}
 	seconds=$(( $(date +%s) - t0 ))
 	if [ $rc = 0 ]; then
