@@ -529,7 +529,8 @@ rig_commit() {
 # run instead of leaving a hole.
 facts_jq_args() {
 	local qemu
-	qemu=$(qemu-system-x86_64 --version | head -1)
+	# a QEMU that fails says nothing here: the check below names it
+	qemu=$(qemu-system-x86_64 --version 2> /dev/null | head -1) || true
 	[ -n "$qemu" ] || die "qemu-system-x86_64 --version printed nothing"
 	# shellcheck disable=SC2034 # read by the callers
 	FACTS_JQ_ARGS=(--arg rig_commit "$(rig_commit)"
