@@ -176,7 +176,7 @@ config_differences() {	# config_differences A_CONFIG B_CONFIG
 # line's bases only and may differ).
 write_meta() {
 	local v k tree obj fobj subjects links release config series fragment arm
-	local arms_json='{}' bases_json='[]' b base_config diffs rig_diffs
+	local arms_json='{}' bases_json='[]' b base_config all_diffs diffs rig_diffs
 	for b in "${bases[@]}"; do
 		use_base "$b"
 		bases_json=$(jq --argjson b "$(base_json)" '. + [$b]' <<< "$bases_json")
@@ -196,8 +196,9 @@ write_meta() {
 		[ ! -f "$(variant_file "$k" config)" ] || fragment="\"$(realpath -s --relative-to="$PATCHES_DIR/.." "$(variant_file "$k" config)")\""
 		diffs=[] rig_diffs=[]
 		if [ "${arm_base[$v]}" != "${bases[0]}" ] && [ -f "$base_config" ]; then
-			diffs=$(config_differences "$base_config" "$obj/.config" | jq -R . | jq -s .)
-			rig_diffs=$(config_differences "$base_config" "$obj/.config" |
+			all_diffs=$(config_differences "$base_config" "$obj/.config")
+			diffs=$(jq -R . <<< "$all_diffs" | jq -s 'map(select(. != ""))')
+			rig_diffs=$(printf '%s' "$all_diffs" |
 				{ grep -wFf <(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+).*/\2/p' "$PATCHES_DIR/rig.config" \
 					"$(variant_file "$k" config)" 2> /dev/null) || true; } |
 				jq -R . | jq -s .)

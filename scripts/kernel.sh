@@ -174,8 +174,7 @@ build_progress() {	# build_progress T0
 show_build_errors() {
 	local where file line patch
 	grep -E 'error|Error' "$obj/build.log" | head -20 | while IFS= read -r where; do
-		file=$(sed -nE 's|^(\.\./)?([^: ]+):([0-9]+):[0-9]+: error:.*|\2|p' <<< "$where")
-		line=$(sed -nE 's|^(\.\./)?([^: ]+):([0-9]+):[0-9]+: error:.*|\3|p' <<< "$where")
+		read -r file line < <(sed -nE 's|^(\.\./)?([^: ]+):([0-9]+):[0-9]+: error:.*|\2 \3|p' <<< "$where") || true
 		patch=
 		[ -z "$file" ] || patch=$(patch_of_line "$file" "$line" "${patches[@]}")
 		printf '%s%s\n' "$where" "${patch:+   <- written by $patch}"
