@@ -19,6 +19,15 @@
  * its own, which showed as +-20 KiB of noise in the filp cache. */
 static int shrink_fd[MAX_CACHES], ncaches, slabinfo_fd, drop_caches_fd;
 
+/* Each cache's bytes in the last two readings, to name the caches that
+ * would not settle. */
+struct cache_bytes {
+	char name[128];
+	long long bytes;
+};
+static struct cache_bytes readings[2][MAX_CACHES];
+static int nreadings[2], last;
+
 /* lseek and write: proc and debugfs files do not all take pwrite, and
  * debugfs attribute files take no lseek either (they ignore the offset). */
 int write_fd(int fd, const char *value)
@@ -79,6 +88,8 @@ static int read_totals(struct slab_totals *t)
 		return -1;
 	buf[len] = '\0';
 	*t = (struct slab_totals){ 0 };
+	last = !last;
+	nreadings[last] = 0;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (sscanf(line, "%127s %lld %lld %lld", name, &active, &total,
 			   &size) != 4)
@@ -89,10 +100,35 @@ static int read_totals(struct slab_totals *t)
 		if (!strncmp(name, "kmemleak_", 9))
 			continue;
 		t->bytes += active * size;
+		if (nreadings[last] < MAX_CACHES) {
+			struct cache_bytes *c = &readings[last][nreadings[last]++];
+
+			snprintf(c->name, sizeof(c->name), "%s", name);
+			c->bytes = active * size;
+		}
 		if (!strcmp(name, "kernfs_node_cache"))
 			t->kernfs_nodes = active;
 	}
 	return 0;
+}
+
+/* The caches whose bytes differ between the last two readings. */
+static void print_moved_caches(void)
+{
+	const struct cache_bytes *now = readings[last], *before = readings[!last];
+	int i, j;
+
+	for (i = 0; i < nreadings[last]; i++) {
+		long long was = 0;
+
+		for (j = 0; j < nreadings[!last] && strcmp(before[j].name, now[i].name); j++)
+			;
+		if (j < nreadings[!last])
+			was = before[j].bytes;
+		if (now[i].bytes != was)
+			fprintf(stderr, " %s %+lld bytes", now[i].name, now[i].bytes - was);
+	}
+	fprintf(stderr, "\n");
 }
 
 int slab_read_settled(struct slab_totals *t)
@@ -111,7 +147,7 @@ int slab_read_settled(struct slab_totals *t)
 			return 0;
 		prev = *t;
 	}
-	fprintf(stderr, "slab counters still moving after %d readings\n",
-		SETTLE_TRIES);
+	fprintf(stderr, "slab counters still moving after %d readings; the last moved", SETTLE_TRIES);
+	print_moved_caches();
 	return -1;
 }
