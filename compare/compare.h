@@ -42,6 +42,7 @@ struct meta {
 	char *path;
 	const char *mode;
 	struct json *doc;
+	struct json *race;	/* race.json beside it (make bench RACE=1), or NULL */
 };
 
 /* One variant's (metric, param) against the baseline's.  bmed/vmed: the
@@ -123,7 +124,26 @@ void print_tables(const struct comparison *c, size_t n, int md);
 void print_wrapped(const char *text, int width, const char *indent);
 void fprint_wrapped(FILE *out, const char *text, int width, const char *indent);
 
+/* kind.c: a count per operation that changed in whole numbers on every
+ * boot (or a shared-lines run whose lines changed), by line ("locks per
+ * cached open") and item ("cdev_lock"). */
+struct kind_change {
+	const struct comparison *x;
+	char line[96], item[80];
+	char sites[256];	/* shared lines: "gone A; new B" */
+	long from_lo, from_hi, to_lo, to_hi;
+	int zero;		/* went to or from zero */
+	int line_zero;		/* so did another count of its line */
+	int order;		/* declaration, then phase */
+};
+size_t kind_changes(const struct comparison *c, size_t n, const char *variant,
+		    struct kind_change **out);
+void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
+			size_t max_lines);
+
 /* sections.c */
+/* A group's median of per-boot medians; NAN where it has no samples. */
+double median_of_boots(const struct group *g);
 void print_failure_paths(int md);
 void print_memory_sites(int md);
 void print_lock_census(int md);
@@ -133,6 +153,12 @@ void print_plots(const char *file, int md);
 void print_fault_problems(void);
 /* One sentence per variant and selftest case reported XFAIL or XPASS. */
 void print_known_failures(FILE *out);
+
+/* race.c */
+/* " (race check FAIL)" for an arm that failed the run's race check, else "" */
+const char *race_mark(const char *arm);
+/* the race check's sentence of the correctness paragraph */
+void print_race_outcome(FILE *out);
 
 /* render_data.c */
 void print_csv(const struct comparison *c, size_t n);

@@ -209,19 +209,16 @@ void fill_absent_counts(void)
 	}
 }
 
-void read_meta(const char *samples)
+/* A JSON file parsed, or NULL where there is none. */
+static struct json *read_json_file(const char *path)
 {
-	char *dir = xstrdup(samples), path[4096], err[128], *text;
+	char err[128], *text;
 	struct json *doc;
-	struct meta *m;
 	long size;
-	FILE *f;
+	FILE *f = fopen(path, "r");
 
-	snprintf(path, sizeof(path), "%s/meta.json", dirname(dir));
-	free(dir);
-	f = fopen(path, "r");
 	if (!f)
-		return;		/* a synthetic samples.csv has no meta.json */
+		return NULL;
 	fseek(f, 0, SEEK_END);
 	size = ftell(f);
 	rewind(f);
@@ -233,11 +230,30 @@ void read_meta(const char *samples)
 	free(text);
 	if (!doc)
 		die("%s: %s", path, err);
+	return doc;
+}
+
+void read_meta(const char *samples)
+{
+	char *copy = xstrdup(samples), path[4096];
+	const char *dir = dirname(copy);
+	struct json *doc;
+	struct meta *m;
+
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	doc = read_json_file(path);
+	if (!doc) {
+		free(copy);
+		return;		/* a synthetic samples.csv has no meta.json */
+	}
 	store.metas = xrealloc(store.metas, (store.nmetas + 1) * sizeof(*store.metas));
 	m = &store.metas[store.nmetas++];
 	m->doc = doc;
 	m->path = xstrdup(path);
 	m->mode = json_get_string(doc, "mode", "unknown");	/* doc is kept */
+	snprintf(path, sizeof(path), "%s/race.json", dir);
+	m->race = read_json_file(path);
+	free(copy);
 }
 
 const struct json *variant_meta(const char *variant, const char **path)
@@ -259,10 +275,15 @@ const char *meta_field(const char *key, char *buf, size_t size)
 {
 	const struct json *v = store.nmetas ? json_get(store.metas[0].doc, key) : NULL;
 
+	/* always in buf, which callers may read again */
 	if (!v)
-		return "?";
-	if (v->type == JSON_STRING)
-		return v->string;
+		snprintf(buf, size, "?");
+	else if (v->type == JSON_STRING)
+		snprintf(buf, size, "%s", v->string);
+	else if (v->type == JSON_BOOL)
+		snprintf(buf, size, "%s", v->number ? "true" : "false");
+	if (!v || v->type == JSON_STRING || v->type == JSON_BOOL)
+		return buf;
 	if (v->type == JSON_ARRAY) {
 		const struct json *e;
 		size_t len = 0;
@@ -273,8 +294,6 @@ const char *meta_field(const char *key, char *buf, size_t size)
 					e == v->child ? "" : " ", e->number);
 		return buf;
 	}
-	if (v->type == JSON_BOOL)
-		return v->number ? "true" : "false";
 	snprintf(buf, size, "%g", v->number);
 	return buf;
 }

@@ -335,6 +335,7 @@ void print_json(const struct comparison *c, size_t n)
 	static const char *const directions[] = { "lower", "higher", "either" };
 	static const char *const kinds[] = { "sample", "count", "draw", "shape" };
 	size_t i;
+	int first;
 
 	printf("{\"run\":");
 	if (in->nmetas)
@@ -376,6 +377,31 @@ void print_json(const struct comparison *c, size_t n)
 			printf(",\"paired_delta\":{\"median\":%.6g,\"min\":%.6g,\"max\":%.6g}",
 			       x->pair_med, x->pair_min, x->pair_max);
 		printf("}");
+	}
+	printf("\n],\"race\":");
+	if (in->nmetas && in->metas[0].race)
+		json_value(in->metas[0].race);
+	else
+		printf("null");
+	/* the counts that changed in kind, as the first screen shows them */
+	printf(",\"in_kind\":[");
+	for (i = 0, first = 1; i < in->nvariants; i++) {
+		struct kind_change *k;
+		size_t nk = kind_changes(c, n, in->variants[i], &k), j;
+
+		for (j = 0; j < nk; j++, first = 0) {
+			printf("%s\n{\"variant\":", first ? "" : ",");
+			json_string(in->variants[i]);
+			json_member("metric", k[j].x->metric);
+			json_member("param", k[j].x->param);
+			json_member("line", k[j].line);
+			json_member("item", k[j].item);
+			printf(",\"from\":[%ld,%ld],\"to\":[%ld,%ld]", k[j].from_lo, k[j].from_hi,
+			       k[j].to_lo, k[j].to_hi);
+			json_member("shared_line_changes", k[j].sites);
+			printf("}");
+		}
+		free(k);
 	}
 	printf("\n]}\n");
 }

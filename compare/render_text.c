@@ -250,6 +250,7 @@ static void print_changes(FILE *scr, const struct comparison *c, size_t n, const
 	if (nsame)
 		fprint_wrapped(scr, same_text, 78, "  ");
 	free(same_text);
+	print_kind_changes(scr, c, n, variant, max_changes);
 	if (secondary)
 		fprintf(scr, "  %zu of %zu secondary comparisons changed (tables below)\n",
 		       secondary_changed, secondary);
@@ -290,7 +291,8 @@ static void print_variant_heading(FILE *scr, const char *variant, int md)
 
 	for (p = vm ? json_get(vm, "patches") : NULL, p = p ? p->child : NULL; p; p = p->next)
 		count++;
-	fprintf(out, md ? "### %s against %s\n\n" : "%s against %s", variant, opt.baseline);
+	fprintf(out, md ? "### %s%s against %s\n\n" : "%s%s against %s", variant, race_mark(variant),
+		opt.baseline);
 	if (vm)
 		fprintf(out, md ? "Kernel %s, %zu patch%s, series sha256 %.12s%s.\n\n" :
 				  ": kernel %s, %zu patch%s, series %.12s%s",
@@ -472,7 +474,7 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 		FILE *out = xmemstream(&legend, &legend_len);
 
 		for (k = 0; k < ncols; k++)
-			fprintf(out, "%s[%zu] %s", k ? ", " : "", k + 1, cols[k]);
+			fprintf(out, "%s[%zu] %s%s", k ? ", " : "", k + 1, cols[k], race_mark(cols[k]));
 		fclose(out);
 		fprint_wrapped(scr, legend, 78, "");
 		free(legend);
@@ -494,7 +496,7 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 				if (j)
 					matrix_cell(cell, sizeof(cell), c, n, decls[j - 1].name, cols[k]);
 				else if (md)
-					snprintf(cell, sizeof(cell), "%s", cols[k]);
+					snprintf(cell, sizeof(cell), "%s%s", cols[k], race_mark(cols[k]));
 				else
 					snprintf(cell, sizeof(cell), "[%zu]", k + 1);
 				len += (size_t)(md ? snprintf(row + len, sizeof(row) - len, " %s |", cell) :
@@ -560,6 +562,7 @@ void print_summary(const struct comparison *c, size_t n, int md)
 			fprintf(out, "Correctness: every boot compared passed the KTAP selftest first, on %s vCPUs, where its race cases run at once.",
 				b[2]);
 		print_known_failures(out);
+		print_race_outcome(out);
 		fclose(out);
 		fprint_wrapped(scr, line, 78, "");
 		free(line);
@@ -732,10 +735,12 @@ void print_tables(const struct comparison *c, size_t n, int md)
 		if (!strcmp(in->variants[i], opt.baseline))
 			continue;
 		if (md)
-			printf("### %s against %s\n\n| metric | param | %s | %s | change | interval | p | paired delta | rule | verdict | floor |\n|---|---|---:|---:|---:|---|---:|---|---|---|---:|\n",
-			       in->variants[i], opt.baseline, opt.baseline, in->variants[i]);
+			printf("### %s%s against %s\n\n| metric | param | %s | %s | change | interval | p | paired delta | rule | verdict | floor |\n|---|---|---:|---:|---:|---|---:|---|---|---|---:|\n",
+			       in->variants[i], race_mark(in->variants[i]), opt.baseline, opt.baseline,
+			       in->variants[i]);
 		else
-			printf("\n%s against %s\n", in->variants[i], opt.baseline);
+			printf("\n%s%s against %s\n", in->variants[i], race_mark(in->variants[i]),
+			       opt.baseline);
 		for (j = 0; j < n; j++) {
 			const struct comparison *x = &c[j];
 

@@ -147,8 +147,7 @@ void print_failure_paths(int md)
 	printf(md ? "```\n\n" : "\n");
 }
 
-/* A group's median of per-boot medians; NAN where it has no samples. */
-static double median_of_boots(const struct group *g)
+double median_of_boots(const struct group *g)
 {
 	double *med, spread, m;
 	size_t nb;
@@ -319,7 +318,7 @@ void print_lock_census(int md)
 
 		fprintf(f, "Columns:");
 		for (j = 0; j < in->nvariants; j++)
-			fprintf(f, " [%zu] %s", j + 1, in->variants[j]);
+			fprintf(f, " [%zu] %s%s", j + 1, in->variants[j], race_mark(in->variants[j]));
 		fclose(f);
 		print_wrapped(text, 76, "  ");
 		free(text);
@@ -351,7 +350,7 @@ void print_lock_census(int md)
 		if (md) {
 			printf("\n%s (`phase=%s`)\n\n| lock |", phases[p][1], phases[p][0]);
 			for (j = 0; j < in->nvariants; j++)
-				printf(" %s |", in->variants[j]);
+				printf(" %s%s |", in->variants[j], race_mark(in->variants[j]));
 			printf("\n|---|");
 			for (j = 0; j < in->nvariants; j++)
 				printf("---:|");
@@ -568,8 +567,9 @@ void print_shared_lines(int md)
 		snprintf(param, sizeof(param), "bench=%s,threads=%s,sched=free", bench, threads);
 		free_run = find_group("transfers_per_op", param, g->variant);
 		total = g;
-		printf("  %-16s %s threads=%s: %.1f lines/op, %.2f transfers/op\n", g->variant,
-		       bench, threads, median_of_boots(total), median_of_boots(free_run));
+		printf("  %-16s %s threads=%s: %.1f lines/op, %.2f transfers/op%s\n", g->variant,
+		       bench, threads, median_of_boots(total), median_of_boots(free_run),
+		       race_mark(g->variant));
 		n = 0;
 		for (j = 0; j < in->ngroups; j++) {
 			const struct group *l = &in->groups[j];

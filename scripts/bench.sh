@@ -316,6 +316,39 @@ esac
 t_boots=$(( $(date +%s) - t_boots ))
 
 RUN=$run "$RIG_ROOT/scripts/merge.sh"
+
+# The race check (RACE=1), after the boots: each base's variants and
+# negative controls in a folder of the run (race-<base>/, as make
+# race-check writes it), joined into race.json, each check under its
+# arm's name, for the report.  A variant that fails it is a finding, not
+# a failed run; a check that could not finish is named in race.json.
+t_race=0
+if [ "$RACE" = 1 ]; then
+	t_race=$(date +%s)
+	unfinished=() finished=()
+	for b in "${bases[@]}"; do
+		key=$(base_key "$b")
+		log "race check on base $b: ${variants[*]} and the negative controls"
+		rc=0
+		env -u MODE -u VCPUS BASE="$b" VARIANTS="${variants[*]}" \
+			"$RIG_ROOT/scripts/race-check.sh" "$run/race-$key" || rc=$?
+		if [ -f "$run/race-$key/race.json" ]; then
+			finished+=("$run/race-$key/race.json")
+			[ $rc = 0 ] || log "race check on base $b: a finding (above); the report's correctness paragraph gives it"
+		else
+			unfinished+=("$key")
+			log "race check on base $b did not finish (status $rc); see $run/race-$key/"
+		fi
+	done
+	jq -n --argjson multi "$(( ${#bases[@]} > 1 ))" \
+		--argjson unfinished "$(printf '%s\n' "${unfinished[@]}" | jq -R . | jq -s 'map(select(. != ""))')" \
+		'[inputs] as $races | {mode: $races[0].mode, vcpus: $races[0].vcpus, rounds: $races[0].rounds,
+		  unfinished: $unfinished, checks: [$races[] as $r | $r.checks[] |
+			. + {base: $r.base, arm: (if $multi == 1 then .variant + ":" + $r.base_key else .variant end)}]}' \
+		"${finished[@]}" < /dev/null > "$run/race.json"
+	t_race=$(( $(date +%s) - t_race ))
+fi
+
 log "step 3/3: run complete: $run (latest); comparing"
 t_report=$(date +%s)
 if [ "$has_baseline" = 1 ]; then
@@ -339,7 +372,9 @@ spent="kernels $(minutes "$t_kernels"), boots $(minutes "$t_boots") ("
 for phase in timing fault pmu share; do
 	[ -z "${phase_seconds[$phase]:-}" ] || spent+="$phase $(minutes "${phase_seconds[$phase]}"), "
 done
-spent="${spent%, }), report $(minutes "$t_report")"
+spent="${spent%, })"
+[ "$RACE" = 0 ] || spent+=", race check $(minutes "$t_race")"
+spent+=", report $(minutes "$t_report")"
 {
 	echo "$spent"
 	printf 'kernels: %s\n' "$(printf '%s, ' "${kernel_times[@]}" | sed 's/, $//')"

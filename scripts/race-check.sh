@@ -5,9 +5,12 @@
 # slab poisoning (boot.sh's "race" phase), and runs the KTAP selftest with
 # its race cases at RACE_ROUNDS add/del rounds.  A variant passes when its
 # boot does (selftest ok, no oops, warning or slab report); a control
-# passes the check when its boot fails.  Writes RESULTS_DIR/<id>-race/:
-# a folder per variant with its serial log and selftest.tap, and
-# summary.txt.  Exits 1 when a variant failed or a control passed.
+# passes the check when its boot fails (a control that VARIANTS names is
+# checked once, as a control).  Writes RESULTS_DIR/<id>-race-<base>/, or
+# the folder given as its argument (make bench RACE=1): a folder per
+# variant with its serial log and selftest.tap, summary.txt, and
+# race.json, what the report reads.  Exits 1 when a variant failed or a
+# control passed.
 set -euo pipefail
 # One vCPU cannot race inside the kernel: icount (and auto without KVM,
 # which is icount) becomes tcg here.
@@ -17,10 +20,15 @@ export MODE VCPUS
 . "$(dirname "$0")/lib.sh"
 
 [ "$VCPUS" -ge 2 ] || die "VCPUS=$VCPUS: the race check needs at least 2 vCPUs"
-read -r -a variants <<< "$VARIANTS"
 mapfile -t controls < <(control_variants)
-run=$RESULTS_DIR/$(date -u +%Y%m%dT%H%M%SZ)-race-$BASE_KEY${LABEL:+-$LABEL}
+read -r -a asked <<< "$VARIANTS"
+variants=()
+for v in "${asked[@]}"; do
+	printf '%s\n' "${controls[@]}" | grep -qxF "$v" || variants+=("$v")
+done
+run=${1:-$RESULTS_DIR/$(date -u +%Y%m%dT%H%M%SZ)-race-$BASE_KEY${LABEL:+-$LABEL}}
 mkdir -p "$run"
+: > "$run/checks.jsonl"
 log "race check on base $BASE: ${variants[*]} and controls ${controls[*]:-none}; $MODE, $VCPUS vCPUs, $RACE_ROUNDS rounds per race case"
 for v in "${variants[@]}" "${controls[@]}"; do
 	"$RIG_ROOT/scripts/kernel.sh" "$v" timing
@@ -52,6 +60,8 @@ check() {
 	fi
 	log "$v: $result in ${t}s${evidence:+: $evidence}"
 	printf '%-24s %-5s %-5s %5ss  %s\n' "$v" "$expected" "$result" "$t" "$evidence" >> "$run/summary.txt"
+	jq -nc --arg variant "$v" --arg expected "$expected" --arg result "${result,,}" \
+		--argjson seconds "$t" --arg evidence "$evidence" '$ARGS.named' >> "$run/checks.jsonl"
 	[ "${result,,}" = "$expected" ]
 }
 
@@ -63,5 +73,10 @@ status=0
 for v in "${variants[@]}"; do check "$v" pass || status=1; done
 for v in "${controls[@]}"; do check "$v" fail || status=1; done
 cat "$run/summary.txt"
+jq -s --arg base "$BASE" --arg base_key "$BASE_KEY" --arg mode "$MODE" \
+	--argjson vcpus "$VCPUS" --argjson rounds "$RACE_ROUNDS" \
+	'{base: $base, base_key: $base_key, mode: $mode, vcpus: $vcpus, rounds: $rounds, checks: .}' \
+	"$run/checks.jsonl" > "$run/race.json"
+rm "$run/checks.jsonl"
 [ $status = 0 ] || die "race check: a variant failed or a control passed; see $run"
 log "race check passed: $run/summary.txt"

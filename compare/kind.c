@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare, changes in kind: the counts per operation that a variant changed
+ * against the baseline (the locks each phase takes, kernfs nodes per cdev,
+ * the cache lines a cached open shares and which), for the first screen
+ * and compare.json.  In icount one vCPU cannot show contention as time;
+ * these counts are the evidence of a patch that takes a lock off a path.
+ *
+ * A count changed in kind when its whole number per operation differs on
+ * every boot: the census's fractions (0.01, a timer tick in a hundred
+ * opens) do not count, a lock that stopped being taken does.  Every
+ * COUNT metric of bench/benchmarks.def is such a count, and so is a
+ * sharing boot's lines per operation (its threads in lockstep repeat
+ * exactly).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare.h"
+
+/* The census's phases by the operation they time (lock_census.bt). */
+static const char *const phase_names[][2] = {
+	{ "add", "cdev_add" }, { "del", "cdev_del" },
+	{ "lookup", "first open" }, { "cached", "cached open" },
+};
+#define NPHASES (sizeof(phase_names) / sizeof(phase_names[0]))
+
+/* What a count is, for a reader: "locks per cached open". */
+static const char *const metric_names[][2] = {
+	{ "lock_acquisitions_per_op", "locks" },
+	{ "rwsem_acquisitions_per_op", "rwsem acquisitions" },
+	{ "kernfs_nodes_per_cdev", "kernfs nodes per cdev" },
+	{ "shared_lines_per_op", "shared lines" },
+};
+
+static int is_shared_lines(const struct comparison *x)
+{
+	return !strcmp(x->metric, "shared_lines_per_op");
+}
+
+static void whole_range(const double *v, size_t n, long *lo, long *hi)
+{
+	*lo = lround(min_of(v, n));
+	*hi = lround(max_of(v, n));
+}
+
+static size_t phase_index(const char *param)
+{
+	char phase[32];
+	size_t i;
+
+	param_value(param, "phase", phase, sizeof(phase));
+	for (i = 0; i < NPHASES && strcmp(phase, phase_names[i][0]); i++)
+		;
+	return i;
+}
+
+/* The line a count is shown on: what is counted per which operation. */
+static void line_title(char *buf, size_t size, const struct comparison *x)
+{
+	const char *what = x->metric;
+	char bench[48], threads[16];
+	size_t i, p = phase_index(x->param);
+
+	for (i = 0; i < sizeof(metric_names) / sizeof(metric_names[0]); i++)
+		if (!strcmp(x->metric, metric_names[i][0]))
+			what = metric_names[i][1];
+	if (is_shared_lines(x)) {
+		param_value(x->param, "bench", bench, sizeof(bench));
+		param_value(x->param, "threads", threads, sizeof(threads));
+		snprintf(buf, size, "%s per %s, %s threads", what,
+			 !strcmp(bench, "open_cached") ? "cached open" : bench, threads);
+	} else if (p < NPHASES) {
+		snprintf(buf, size, "%s per %s", what, phase_names[p][1]);
+	} else {
+		snprintf(buf, size, "%s", what);
+	}
+}
+
+/* What a count is of within its line: the lock, or the param less its
+ * phase ("n=100"); empty for a line of one count. */
+static void item_name(char *buf, size_t size, const struct comparison *x)
+{
+	char *out = buf;
+	const char *p = x->param;
+
+	buf[0] = '\0';
+	if (is_shared_lines(x) || !strcmp(x->param, "-"))
+		return;
+	if (param_value(x->param, "lock", buf, size)[0])
+		return;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (strncmp(p, "phase=", 6) && (size_t)(out - buf) + len + 2 < size) {
+			out += sprintf(out, "%s%.*s", out == buf ? "" : ",", (int)len, p);
+		}
+		p += len + (p[len] == ',');
+	}
+}
+
+/* The names of the shared lines one side's sharing run has (a share of
+ * at least half a line per operation), for @x's bench and threads. */
+static size_t shared_sites(const struct comparison *x, const char *variant, char ***names)
+{
+	char bench[48], threads[16], b[48], t[16], site[64];
+	size_t i, n = 0;
+
+	param_value(x->param, "bench", bench, sizeof(bench));
+	param_value(x->param, "threads", threads, sizeof(threads));
+	*names = NULL;
+	for (i = 0; i < in->ngroups; i++) {
+		const struct group *g = &in->groups[i];
+
+		if (strcmp(g->metric, "shared_line_per_op") || strcmp(g->variant, variant) ||
+		    strcmp(param_value(g->param, "bench", b, sizeof(b)), bench) ||
+		    strcmp(param_value(g->param, "threads", t, sizeof(t)), threads) ||
+		    !(median_of_boots(g) >= 0.5))
+			continue;
+		/* a user-space line is named by its address, which ASLR moves
+		 * from boot to boot */
+		if (!strncmp(param_value(g->param, "site", site, sizeof(site)), "user@", 5))
+			continue;
+		*names = xrealloc(*names, (n + 1) * sizeof(**names));
+		(*names)[n++] = xstrdup(site);
+	}
+	return n;
+}
+
+static int has_name(char **names, size_t n, const char *name)
+{
+	while (n--)
+		if (!strcmp(names[n], name))
+			return 1;
+	return 0;
+}
+
+/* "gone A, B; new C": the lines one side shares and the other does not,
+ * SITES_SHOWN of each at most. */
+#define SITES_SHOWN 3
+static void site_changes(char *buf, size_t size, const struct comparison *x)
+{
+	char **base, **var;
+	size_t nb = shared_sites(x, opt.baseline, &base);
+	size_t nv = shared_sites(x, x->variant, &var), i, len = 0;
+	int side;
+
+	buf[0] = '\0';
+	for (side = 0; side < 2; side++) {
+		char **from = side ? var : base, **to = side ? base : var;
+		size_t nfrom = side ? nv : nb, nto = side ? nb : nv, shown = 0;
+
+		size_t more = 0;
+
+		for (i = 0; i < nfrom && len < size; i++) {
+			if (has_name(to, nto, from[i]))
+				continue;
+			if (shown == SITES_SHOWN) {
+				more++;
+				continue;
+			}
+			len += (size_t)snprintf(buf + len, size - len, "%s%s%s",
+						shown ? ", " : len ? "; " : "",
+						shown ? "" : side ? "new " : "gone ", from[i]);
+			shown++;
+		}
+		if (more && len < size)
+			len += (size_t)snprintf(buf + len, size - len, " and %zu more", more);
+	}
+	for (i = 0; i < nb; i++)
+		free(base[i]);
+	for (i = 0; i < nv; i++)
+		free(var[i]);
+	free(base);
+	free(var);
+}
+
+static int cmp_kind_change(const void *a, const void *b)
+{
+	const struct kind_change *x = a, *y = b;
+	long dx = labs(x->to_lo - x->from_lo), dy = labs(y->to_lo - y->from_lo);
+
+	if (x->line_zero != y->line_zero)
+		return y->line_zero - x->line_zero;
+	if (x->order != y->order)
+		return x->order - y->order;
+	if (x->zero != y->zero)
+		return y->zero - x->zero;
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	return strcmp(x->item, y->item);
+}
+
+size_t kind_changes(const struct comparison *c, size_t n, const char *variant,
+		    struct kind_change **out)
+{
+	struct kind_change *k = NULL;
+	size_t i, j, nk = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct comparison *x = &c[i];
+		struct kind_change ch = { .x = x };
+		size_t d;
+
+		if (strcmp(x->variant, variant) || !x->base || !x->var ||
+		    (x->decl->kind != COUNT && !is_shared_lines(x)))
+			continue;
+		whole_range(x->bmed, x->nb, &ch.from_lo, &ch.from_hi);
+		whole_range(x->vmed, x->nv, &ch.to_lo, &ch.to_hi);
+		if (is_shared_lines(x))
+			site_changes(ch.sites, sizeof(ch.sites), x);
+		if (ch.to_lo <= ch.from_hi && ch.from_lo <= ch.to_hi && !ch.sites[0])
+			continue;	/* the same whole numbers somewhere */
+		line_title(ch.line, sizeof(ch.line), x);
+		item_name(ch.item, sizeof(ch.item), x);
+		ch.zero = (ch.from_hi == 0) != (ch.to_hi == 0);
+		for (d = 0; d < ndecls && strcmp(decls[d].name, x->metric); d++)
+			;
+		ch.order = (int)(d * (NPHASES + 1) + phase_index(x->param));
+		k = xrealloc(k, (nk + 1) * sizeof(*k));
+		k[nk++] = ch;
+	}
+	/* a line with a count that went to or from zero leads */
+	for (i = 0; i < nk; i++)
+		for (j = 0; j < nk; j++)
+			if (!strcmp(k[i].line, k[j].line))
+				k[i].line_zero |= k[j].zero;
+	if (nk)
+		qsort(k, nk, sizeof(*k), cmp_kind_change);
+	*out = k;
+	return nk;
+}
+
+static void format_whole(char *buf, size_t size, long lo, long hi)
+{
+	snprintf(buf, size, lo == hi ? "%ld" : "%ld..%ld", lo, hi);
+}
+
+/* "1 -> 0" */
+static void format_move(char *buf, size_t size, const struct kind_change *k)
+{
+	char a[48], b[48];
+
+	format_whole(a, sizeof(a), k->from_lo, k->from_hi);
+	format_whole(b, sizeof(b), k->to_lo, k->to_hi);
+	snprintf(buf, size, "%s -> %s", a, b);
+}
+
+/* One line per count and operation, at most max_lines, each wrapped:
+ * "locks per cached open: cdev_lock 1 -> 0". */
+void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
+			size_t max_lines)
+{
+	struct kind_change *k;
+	size_t nk = kind_changes(c, n, variant, &k), i, j, m, lines = 0, hidden = 0;
+
+	for (i = 0; i < nk; i = j) {
+		char *text = NULL, move[112];
+		size_t len = 0;
+		FILE *out;
+		int same = 1;
+
+		for (j = i; j < nk && !strcmp(k[j].line, k[i].line); j++)
+			same &= k[j].from_lo == k[i].from_lo && k[j].from_hi == k[i].from_hi &&
+				k[j].to_lo == k[i].to_lo && k[j].to_hi == k[i].to_hi;
+		if (lines == max_lines) {
+			hidden++;
+			continue;
+		}
+		if (!lines++)
+			fprintf(scr, "  changed in kind (whole counts per operation, on every boot):\n");
+		out = xmemstream(&text, &len);
+		fprintf(out, "%s:", k[i].line);
+		format_move(move, sizeof(move), &k[i]);
+		/* counts of a param each (kernfs nodes at each N) that all
+		 * moved alike: the move once, then where */
+		if (same && j - i > 1 && strchr(k[i].item, '=')) {
+			fprintf(out, " %s at", move);
+			for (m = i; m < j; m++)
+				fprintf(out, "%s %s", m > i ? "," : "", k[m].item);
+		} else {
+			for (m = i; m < j; m++) {
+				format_move(move, sizeof(move), &k[m]);
+				fprintf(out, "%s%s%s %s", m > i ? "," : "", k[m].item[0] ? " " : "",
+					k[m].item, move);
+				if (k[m].sites[0])
+					fprintf(out, "; %s", k[m].sites);
+			}
+		}
+		fclose(out);
+		fprint_wrapped(scr, text, 78, "    ");
+		free(text);
+	}
+	if (hidden)
+		fprintf(scr, "    %zu more line%s of changed counts (Lock census, Shared cache lines below)\n",
+			hidden, hidden == 1 ? "" : "s");
+	free(k);
+}

@@ -1,0 +1,109 @@
+# shellcheck shell=bash
+# The first screen says what a patch changes in kind: the locks a phase
+# stops or starts taking and the shared cache lines that go or come, in
+# whole counts per operation (a census's 0.01 -> 0.02 is no change), a
+# count that went to or from zero first; and the race check's outcome
+# (race.json beside meta.json), with a variant that failed it marked
+# wherever its figures are.  compare.json carries both.
+. "$(dirname "$0")/lib.sh"
+
+bin=build/bin
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# icount, 2 boots: "onelock" stops taking cdev_lock on a cached open and
+# takes it once instead of twice on a first open, and no longer shares
+# cdev_lock's line; "moved" takes dput's lockref 9 times instead of 8;
+# every arm's timer lock wanders between 0.01 and 0.02 per open, and its
+# pingpong line is a user address ASLR moves.
+{
+	echo "variant,boot,metric,param,iter,value,unit"
+	for v in stock onelock moved; do
+		for b in 1 2; do
+			for i in 0 1 2; do echo "$v,$b,open_cached_ns,threads=1,$i,1000,ns"; done
+			echo "$v,$b,lock_acquisitions_per_op,\"phase=cached,lock=cdev_lock\",0,$([ $v = onelock ] && echo 0.02 || echo 1.01),count"
+			echo "$v,$b,lock_acquisitions_per_op,\"phase=lookup,lock=cdev_lock\",0,$([ $v = onelock ] && echo 1.00 || echo 2.00),count"
+			echo "$v,$b,lock_acquisitions_per_op,\"phase=cached,lock=lockref@dput\",0,$([ $v = moved ] && echo 9.00 || echo 8.00),count"
+			echo "$v,$b,lock_acquisitions_per_op,\"phase=cached,lock=jiffies_lock\",0,0.0$b,count"
+			echo "$v,$b,shared_lines_per_op,\"bench=open_cached,threads=2,sched=lockstep\",0,$([ $v = onelock ] && echo 12 || echo 13),count"
+			[ $v = onelock ] ||
+				echo "$v,$b,shared_line_per_op,\"bench=open_cached,threads=2,sched=lockstep,site=cdev_lock+0\",0,1.000,count"
+			echo "$v,$b,shared_line_per_op,\"bench=open_cached,threads=2,sched=lockstep,site=heap@lockref_get\",0,1.000,count"
+			echo "$v,$b,shared_line_per_op,\"bench=pingpong,threads=2,sched=lockstep,site=user@0x55$v$b\",0,1.000,count"
+		done
+	done
+} > "$tmp/samples.csv"
+cat > "$tmp/meta.json" <<JSON
+{ "run_id": "fs", "mode": "icount", "faults": false, "race": true, "variants": {
+  "stock": {"kernel": "stock", "kernel_release": "6.1-stock", "config_sha256": "aaaa", "series_sha256": "e3b0", "patches": [], "config_fragment": null},
+  "onelock": {"kernel": "onelock", "kernel_release": "6.1-onelock", "config_sha256": "aaaa", "series_sha256": "1234", "patches": ["chrdev: no global lock"], "config_fragment": null},
+  "moved": {"kernel": "moved", "kernel_release": "6.1-moved", "config_sha256": "aaaa", "series_sha256": "5678", "patches": ["fs: one more dput"], "config_fragment": null} } }
+JSON
+race_json() {	# race_json ONELOCK_RESULT CONTROL_RESULT
+	cat <<JSON
+{"mode": "tcg", "vcpus": 2, "rounds": 400000, "unfinished": [], "checks": [
+  {"variant": "stock", "arm": "stock", "expected": "pass", "result": "pass", "seconds": 180, "evidence": "# cached: 1209679 opens"},
+  {"variant": "onelock", "arm": "onelock", "expected": "pass", "result": "$1", "seconds": 11, "evidence": "BUG kmalloc-128 (Not tainted): Poison overwritten"},
+  {"variant": "onelock-nogp", "arm": "onelock-nogp", "expected": "fail", "result": "$2", "seconds": 102, "evidence": "# race_cached:412: an open reached slot 0"}]}
+JSON
+}
+race_json fail fail > "$tmp/race.json"
+
+$bin/compare "$tmp/samples.csv" > "$tmp/report.txt"
+sed '/^All comparisons$/,$d' "$tmp/report.txt" > "$tmp/screen.txt"
+[ "$(wc -l < "$tmp/screen.txt")" -le 60 ] || fail "the first screen is longer than 60 lines"
+block() { sed -n "/^$1 (race check FAIL) against stock\|^$1 against stock/,/^\$/p" "$tmp/screen.txt"; }
+
+grep -qx '    locks per cached open: cdev_lock 1 -> 0' <(block onelock) ||
+	fail "onelock's first-screen block lacks 'cdev_lock 1 -> 0' per cached open: $(block onelock)"
+grep -qx '    locks per first open: cdev_lock 2 -> 1' <(block onelock) ||
+	fail "onelock's block lacks 'cdev_lock 2 -> 1' per first open: $(block onelock)"
+grep -qx '    shared lines per cached open, 2 threads: 13 -> 12; gone cdev_lock+0' <(block onelock) ||
+	fail "onelock's block lacks the shared line that went: $(block onelock)"
+# a count to or from zero leads: the cached open's line before the first open's
+[ "$(block onelock | grep -n 'cdev_lock 1 -> 0' | cut -d: -f1)" -lt \
+	"$(block onelock | grep -n 'cdev_lock 2 -> 1' | cut -d: -f1)" ] ||
+	fail "a count that went to zero does not come first: $(block onelock)"
+grep -qx '    locks per cached open: lockref@dput 8 -> 9' <(block moved) ||
+	fail "moved's block lacks 'lockref@dput 8 -> 9': $(block moved)"
+! grep -q 'jiffies_lock\|user@' "$tmp/screen.txt" ||
+	fail "a count that stayed under one per operation, or a user address, reads as a change: $(grep 'jiffies_lock\|user@' "$tmp/screen.txt")"
+! grep -q 'changed in kind' <(block stock) || fail "the baseline has a block"
+
+# the race check: its outcome in the correctness paragraph, the failed
+# variant marked in the matrix's legend, its block and its table
+tr '\n' ' ' < "$tmp/screen.txt" | grep -q 'onelock FAIL: BUG kmalloc-128 (Not tainted): Poison overwritten' ||
+	fail "the correctness paragraph lacks onelock's race failure and its evidence"
+tr '\n' ' ' < "$tmp/screen.txt" | grep -q 'control onelock-nogp FAIL as it must' ||
+	fail "the correctness paragraph lacks the control's expected failure"
+grep -q '\[1\] onelock (race check FAIL)' "$tmp/screen.txt" || fail "the matrix does not mark onelock"
+grep -q '^onelock (race check FAIL) against stock' "$tmp/report.txt" || fail "onelock's block is not marked"
+[ "$(grep -c '^onelock (race check FAIL) against stock$' "$tmp/report.txt")" = 1 ] ||
+	fail "onelock's table heading is not marked"
+! grep -q 'moved (race check' "$tmp/report.txt" || fail "a variant the race check did not fail is marked"
+$bin/compare --format md "$tmp/samples.csv" | grep -q '^### onelock (race check FAIL) against stock' ||
+	fail "report.md does not mark onelock"
+
+# a control that passed: the check did not catch its planted bug
+race_json pass pass > "$tmp/race.json"
+$bin/compare "$tmp/samples.csv" | tr '\n' ' ' | grep -q 'control onelock-nogp pass (it must fail' ||
+	fail "a control that passed the race check is not called out"
+! $bin/compare "$tmp/samples.csv" | grep -q '(race check FAIL)' || fail "a passing variant is marked"
+
+# compare.json
+$bin/compare --format json "$tmp/samples.csv" > "$tmp/compare.json"
+jq -e '.race.checks | map(.arm) == ["stock", "onelock", "onelock-nogp"]' "$tmp/compare.json" > /dev/null ||
+	fail "compare.json lacks the race check"
+jq -e '[.in_kind[] | select(.variant == "onelock" and .item == "cdev_lock")] | map([.line, .from, .to]) ==
+	[["locks per cached open", [1, 1], [0, 0]], ["locks per first open", [2, 2], [1, 1]]]' \
+	"$tmp/compare.json" > /dev/null || fail "compare.json's in_kind lacks onelock's cdev_lock counts: $(jq -c .in_kind "$tmp/compare.json")"
+
+# without race.json: a run that did not ask says so, none is marked
+rm "$tmp/race.json"
+$bin/compare "$tmp/samples.csv" > "$tmp/report.txt"
+! grep -q 'race check FAIL' "$tmp/report.txt" || fail "a run without race.json marks a variant"
+sed -i 's/"race": true/"race": false/' "$tmp/meta.json"
+$bin/compare "$tmp/samples.csv" | tr '\n' ' ' | grep -q 'Race check: not run (RACE=1 runs it)' ||
+	fail "a run with RACE=0 does not say the race check was not run"
+jq -e '.race == null' <($bin/compare --format json "$tmp/samples.csv") > /dev/null ||
+	fail "compare.json has a race check the run did not run"
