@@ -31,6 +31,15 @@ expect_fail() {
 	echo "$what: failed as expected"
 }
 
+# lines_matching ERE FILE: the lines of FILE that ERE matches, none being
+# fine; fails where FILE cannot be read, which "! grep" would take for
+# "no line matches".  In an assignment, so that set -e stops the test.
+lines_matching() {
+	local rc=0
+	grep -E -- "$1" "$2" || rc=$?
+	[ "$rc" -le 1 ] || fail "cannot read $2 (grep exit status $rc)"
+}
+
 # A CSV file with each quoted field's commas made ';' and its quotes
 # dropped (compare.csv's params such as "n=100,majors=10"), so that
 # awk -F, sees the columns.
