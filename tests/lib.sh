@@ -19,10 +19,12 @@ needs_kernel() {
 	exit 77
 }
 
-# expect_fail "what" "stderr pattern" cmd...: cmd must fail and say pattern.
+# expect_fail "what" "stderr pattern" cmd...: cmd must fail and say pattern
+# (an empty pattern, which any output matches, is refused).
 expect_fail() {
 	local what=$1 pattern=$2 out
 	shift 2
+	[ -n "$pattern" ] || fail "$what: expect_fail needs a non-empty pattern"
 	if out=$("$@" 2>&1); then
 		fail "$what: succeeded, expected a failure"
 	fi
