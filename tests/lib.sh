@@ -19,16 +19,27 @@ needs_kernel() {
 	exit 77
 }
 
-# expect_fail "what" "stderr pattern" cmd...: cmd must fail and say pattern.
+# expect_fail "what" "stderr pattern" cmd...: cmd must fail and say pattern
+# (an empty pattern, which any output matches, is refused).
 expect_fail() {
 	local what=$1 pattern=$2 out
 	shift 2
+	[ -n "$pattern" ] || fail "$what: expect_fail needs a non-empty pattern"
 	if out=$("$@" 2>&1); then
 		fail "$what: succeeded, expected a failure"
 	fi
 	grep -qE -- "$pattern" <<< "$out" ||
 		fail "$what: error does not match '$pattern': $out"
 	echo "$what: failed as expected"
+}
+
+# lines_matching ERE FILE: the lines of FILE that ERE matches, none being
+# fine; fails where FILE cannot be read, which "! grep" would take for
+# "no line matches".  In an assignment, so that set -e stops the test.
+lines_matching() {
+	local rc=0
+	grep -E -- "$1" "$2" || rc=$?
+	[ "$rc" -le 1 ] || fail "cannot read $2 (grep exit status $rc)"
 }
 
 # A CSV file with each quoted field's commas made ';' and its quotes

@@ -5,14 +5,29 @@
 # kernel modules build with the kernel's own flags in scripts/kernel.sh.
 . "$(dirname "$0")/lib.sh"
 
+lint_shell() { shellcheck -S warning "$@"; }
+lint_c() { gcc -O2 -Wall -Wextra -Wshadow -fanalyzer -Ibench/lib -c "$1" -o /dev/null 2>&1 || true; }
+
+# Both can fail: a script reading an unset variable, a C file that leaks
+# a FILE on one path (which -Wall does not see, the analyzer does).
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck disable=SC2016 # the text of a script
+printf '#!/bin/sh\n[ $brk_unset = 1 ] && echo\n' > "$tmp/bad.sh"
+expect_fail "shellcheck on an unset variable" "SC2154" lint_shell "$tmp/bad.sh"
+printf '%s\n' '#include <stdio.h>' 'int f(int n);' 'int f(int n)' '{' '	FILE *f = fopen("x", "r");' \
+	'	if (!f)' '		return -1;' '	if (n > 3)' '		return 1;' '	fclose(f);' '	return 0;' '}' > "$tmp/leak.c"
+lint_c "$tmp/leak.c" | grep -q 'Wanalyzer-file-leak' || fail "the C lint does not see a leaked FILE: $(lint_c "$tmp/leak.c")"
+echo "the C lint on a leaked FILE: a finding"
+
 shell_files=(.ci/run guest-init/init guest-init/suite scripts/*.sh tests/*.sh)
-shellcheck -S warning "${shell_files[@]}" || fail "shellcheck found the problems above"
+lint_shell "${shell_files[@]}" || fail "shellcheck found the problems above"
 echo "shellcheck: ${#shell_files[@]} files clean"
 
 c_files=(bench/selftest/*.c bench/lib/*.c bench/mem/*.c bench/faults/*.c bench/user/*.c bench/trace/*.c bench/plugin/*.c compare/*.c)
 findings=0
 for f in "${c_files[@]}"; do
-	out=$(gcc -O2 -Wall -Wextra -Wshadow -fanalyzer -Ibench/lib -c "$f" -o /dev/null 2>&1) || true
+	out=$(lint_c "$f")
 	[ -z "$out" ] || { echo "$out"; findings=$((findings + 1)); }
 done
 [ "$findings" = 0 ] || fail "$findings C file(s) with compiler or analyzer findings"

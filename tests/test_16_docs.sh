@@ -22,8 +22,10 @@ link_targets() {	# link_targets FILE
 		sed -E 's/^\]\(//; s/^ {0,3}\[[^]]+\]: *//; s/^<//; s/>$//' || true
 }
 
-links=0
-for page in "${pages[@]}"; do
+# check_links PAGE: fails on a relative link with an anchor or to no
+# file; else prints how many relative links it checked.
+check_links() {
+	local page=$1 dir target links=0
 	dir=$(dirname "$page")
 	while IFS= read -r target; do
 		[ -n "$target" ] || fail "$page: a link with no target"
@@ -33,8 +35,23 @@ for page in "${pages[@]}"; do
 			fail "$page: link '$target' has an anchor; link the page and name the section in words"
 		[ -e "$dir/$target" ] || fail "$page: link '$target' names no file ($dir/$target)"
 	done < <(link_targets "$page")
+	echo "$links"
+}
+
+links=0
+for page in "${pages[@]}"; do
+	n=$(check_links "$page") || exit 1
+	links=$((links + n))
 done
+[ "$links" -ge 10 ] || fail "only $links relative links found in ${#pages[@]} pages: is link_targets reading them?"
 echo "${#pages[@]} pages, $links relative links, each to a file that exists, none with an anchor"
+# the check can fail: a page with a link to no file, one with an anchor
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'See [the page](page.md) and [gone](no-such.md).\n' > "$tmp/page.md"
+expect_fail "a link to no file" "link 'no-such.md' names no file" check_links "$tmp/page.md"
+printf 'See [the page][p].\n\n[p]: page.md#a-section\n' > "$tmp/page.md"
+expect_fail "a link with an anchor" "link 'page.md#a-section' has an anchor" check_links "$tmp/page.md"
 
 lines=$(wc -l < README.md)
 [ "$lines" -le 150 ] || fail "README.md has $lines lines; at most 150 (move the rest to docs/)"

@@ -15,3 +15,9 @@ cp -r docs "$broken/"
 sed -i '1s/$/ /' "$broken/docs/example/report.txt"
 expect_fail "a changed example report" "no longer writes docs/example/report.txt" \
 	env RIG_EXAMPLE_ROOT="$broken" scripts/example.sh check
+# ... and so is a compare that writes the report and then fails
+mkdir -p "$broken/build/bin"
+printf '#!/bin/sh\n"%s" "$@"\nexit 1\n' "$RIG_ROOT/build/bin/compare" > "$broken/build/bin/compare"
+chmod +x "$broken/build/bin/compare"
+expect_fail "a compare that fails after its report" "compare failed on docs/example/ \(exit status 1\)" \
+	env BUILD_DIR="$broken/build" scripts/example.sh check

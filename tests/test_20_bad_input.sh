@@ -110,7 +110,9 @@ kill $holder
 rm -rf "$results"
 
 # docs/settings.md's table of settings is the one scripts/settings.def makes.
-diff <(. scripts/lib.sh && settings_table) \
+table=$(. scripts/lib.sh && settings_table) || fail "settings_table failed"
+[ "$(grep -c '^| `' <<< "$table")" -ge 10 ] || fail "settings_table lists fewer than 10 settings: $table"
+diff <(echo "$table") \
 	<(sed -n '/^| variable | default | meaning |$/,/^$/p' docs/settings.md | sed '/^$/d') ||
 	fail "docs/settings.md's table of settings differs from scripts/settings.def (above: < list, > docs/settings.md)"
-echo "docs/settings.md's settings table matches scripts/settings.def"
+echo "docs/settings.md's settings table matches scripts/settings.def ($(grep -c '^| `' <<< "$table") settings)"

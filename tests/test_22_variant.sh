@@ -127,4 +127,11 @@ blame() { (. scripts/lib.sh && patch_of_line fs/char_dev.c "$1" "$tmp/p1.patch" 
 [ "$(blame 32)" = p2.patch ] || fail "line 32 (patch 2's) blamed on '$(blame 32)'"
 [ -z "$(blame 20)" ] || fail "an untouched line blamed on '$(blame 20)'"
 [ "$(. scripts/lib.sh && patch_of_line drivers/other.c 11 "$tmp/p1.patch")" = "" ] || fail "another file's line blamed"
+# A later patch that adds lines above an earlier one's moves its lines:
+# five lines on top, after patch 1, make its line 11 line 16, and the
+# untouched line 6 line 11.
+printf -- '--- a/fs/char_dev.c\n+++ b/fs/char_dev.c\n@@ -1,2 +1,7 @@\n line 1\n+a\n+b\n+c\n+d\n+e\n line 2\n' > "$tmp/top.patch"
+blame_top() { (. scripts/lib.sh && patch_of_line fs/char_dev.c "$1" "$tmp/p1.patch" "$tmp/top.patch"); }
+[ "$(blame_top 16)" = p1.patch ] || fail "line 16 (patch 1's line 11, 5 lines down) blamed on '$(blame_top 16)'"
+[ -z "$(blame_top 11)" ] || fail "line 11 (the untouched line 6, 5 lines down) blamed on '$(blame_top 11)'"
 echo "a build error's line: blamed on the patch that wrote it, or on none"

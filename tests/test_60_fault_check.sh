@@ -37,6 +37,10 @@ make_boot "reboot: Power down" "sysfs-cdev,1,fail_sysfs_left,flavour=cdev_device
 expect_fail "sysfs entry left" "flavour=cdev_device_add fail_sysfs_left=1" \
 	scripts/fault-check.sh "$boot"
 
+make_boot "reboot: Power down" "sysfs-cdev,1,fail_majors_left,flavour=cdev_alloc,0,2,count"
+expect_fail "majors left" "flavour=cdev_alloc fail_majors_left=2" \
+	scripts/fault-check.sh "$boot"
+
 make_boot "reboot: Power down" "sysfs-cdev,1,fail_kset_refs_left,flavour=cdev_del_on_fail,0,-3,count"
 expect_fail "kset references dropped" "flavour=cdev_del_on_fail fail_kset_refs_left=-3" \
 	scripts/fault-check.sh "$boot"
@@ -49,3 +53,9 @@ make_boot "WARNING: CPU: 0 PID: 80 at lib/kobject.c:620 kobject_put+0x40/0x50"
 expect_fail "kernel warning" "1 kernel warning" scripts/fault-check.sh "$boot"
 grep -q '^sysfs-cdev,1,fail_warnings,-,0,1,count$' "$boot/samples.csv" ||
 	fail "the warning was not counted"
+
+# A boot that wrote no rows is refused, not passed.
+make_boot "reboot: Power down"
+head -1 "$boot/samples.csv" > "$boot/samples.csv.new"
+mv "$boot/samples.csv.new" "$boot/samples.csv"
+expect_fail "a fault boot with no rows" "no samples in .*samples.csv" scripts/fault-check.sh "$boot"

@@ -31,6 +31,7 @@ slurm_seconds=$(bench_run slurm EXECUTOR=slurm)
 run=$(readlink -f "$tmp/slurm/latest")
 [ "$(cat "$run/status")" = complete ] || fail "the Slurm run is not complete"
 mapfile -t units < "$run/units.list"
+[ ${#units[@]} -gt 0 ] || fail "the Slurm run lists no unit in units.list"
 for u in "${units[@]}"; do
 	jq -e '.executor | startswith("slurm job ")' "$run/$u/ran.json" > /dev/null ||
 		fail "$u: ran.json does not say that Slurm ran it: $(jq -c .executor "$run/$u/ran.json")"
@@ -44,8 +45,8 @@ headline=$(sed -n 's/^METRIC(\([a-z_]*\), .*HEADLINE)$/\1/p' bench/benchmarks.de
 rows=$(unquoted_csv "$run"/against-*/report/compare.csv |
 	awk -F, -v re="^($headline)$" '$4 == "stock" && $3 ~ /^stock@/ && $1 ~ re')
 [ -n "$rows" ] || fail "no headline comparison of stock against the local run's"
-! awk -F, '$13 != "same"' <<< "$rows" | grep . ||
-	fail "Slurm's numbers differ from the local run's: $(awk -F, '$13 != "same"' <<< "$rows")"
+differ=$(awk -F, '$13 != "same"' <<< "$rows")
+[ -z "$differ" ] || fail "Slurm's numbers differ from the local run's: $differ"
 awk -F, -v units=${#units[@]} -v s="$slurm_seconds" -v l="$local_seconds" '
 	{ n++; if ($7 == $8) same++; d = $7 ? ($8 - $7) / $7 : 0; if (d < 0) d = -d; if (d > max) max = d }
 	END { printf "slurm: %d unit(s) in %d s (local %d s); %d headline medians, all same, %d identical, largest difference %.3f%%\n",
