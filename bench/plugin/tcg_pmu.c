@@ -34,7 +34,8 @@
  * not, and pmu_rows computes it from the lines=on records.
  *
  * Arguments: out=FILE (required), lines=on|off, l1d=BYTES/WAYS,
- * l2=BYTES/WAYS, llc=BYTES/WAYS, lat=L2,L3,MEM (cycles).
+ * l2=BYTES/WAYS, llc=BYTES/WAYS, lat=L2,L3,MEM (cycles; QEMU splits -plugin
+ * at commas, so it is given as lat=L2,,L3,,MEM).
  * Output, one record per line:
  *   # tcg_pmu 2 vcpus V l1d B/W l2 B/W llc B/W lat L2,L3,MEM
  *     (2: the records' format, RECORDS_FORMAT)
