@@ -28,7 +28,7 @@ CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 # results schema's reader and writer.
 COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench/lib/results.c
 
-.PHONY: all deps kernels variant progs tools bench race-check compare baseline example merge check test clean
+.PHONY: all deps kernels variant progs tools bench race-check compare baseline example resume merge check test clean
 
 all: bench
 
@@ -113,6 +113,11 @@ baseline:
 # changes on purpose (tests/test_17_example.sh checks it).
 example: tools
 	@scripts/example.sh
+
+# A run that stopped (RUN=): its units that did not finish or failed run
+# again with its own plan, then merge and report (scripts/resume.sh).
+resume: deps progs tools
+	@scripts/resume.sh
 
 # A run's units into its samples.csv, each checked against the run's
 # meta.json (scripts/merge.sh); make bench does it after its executor.

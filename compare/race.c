@@ -46,6 +46,8 @@ void print_race_outcome(FILE *out)
 
 		if (in->nmetas && !strcmp(meta_field("race", buf, sizeof(buf)), "false"))
 			fprintf(out, " Race check: not run (RACE=1 runs it).");
+		else if (in->nmetas && !strcmp(buf, "true"))
+			fprintf(out, " Race check: asked for (RACE=1), but the run has no race.json: it stopped before the check.");
 		return;
 	}
 	snprintf(rounds, sizeof(rounds), "%.0f", json_get(doc, "rounds") ?

@@ -355,6 +355,25 @@ static void print_against(FILE *out)
 			json_get_string(a, "date", "?"), json_get_string(a, "rig_commit", "?"));
 }
 
+/* A run finished by make resume: each later sitting and its units, so
+ * that a reader knows which boots ran apart from the others. */
+static void print_sittings(FILE *out)
+{
+	const struct json *s = json_get(in->metas[0].doc, "sittings"), *u;
+
+	for (s = s ? s->child : NULL; s; s = s->next) {
+		size_t count = 0;
+
+		for (u = json_get(s, "units") ? json_get(s, "units")->child : NULL; u; u = u->next)
+			count++;
+		fprintf(out, "; resumed %s: %zu unit%s ran in that sitting", json_get_string(s, "date", "?"),
+			count, count == 1 ? "" : "s");
+		for (u = json_get(s, "units") ? json_get(s, "units")->child : NULL; u; u = u->next)
+			fprintf(out, "%s%s", u == json_get(s, "units")->child ? " (" : ", ", u->string);
+		fprintf(out, count ? ")" : "");
+	}
+}
+
 /* The variants' blocks of the first screen, each with at most
  * max_changes lines of changes; then the comparisons a side is missing. */
 static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t max_changes)
@@ -548,6 +567,7 @@ void print_summary(const struct comparison *c, size_t n, int md)
 			meta_field("host_cores", b[7], sizeof(b[7])), qemu_len, qemu);
 		print_bases(out);
 		print_against(out);
+		print_sittings(out);
 		fclose(out);
 		fprint_wrapped(scr, line, 78, "");
 		free(line);

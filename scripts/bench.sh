@@ -101,7 +101,7 @@ interrupted() {
 	# parallel boots run in process groups of their own
 	for job in $(jobs -p); do kill -TERM -- "-$job" 2> /dev/null || true; done
 	[ -z "${slurm_job:-}" ] || scancel "$slurm_job" || true
-	log "interrupted: $run is marked interrupted and does not become latest"
+	log "interrupted: $run is marked interrupted and does not become latest; make resume RUN=$run goes on from here"
 	exit 130
 }
 trap interrupted INT TERM HUP

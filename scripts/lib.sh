@@ -612,6 +612,18 @@ unit_facts_json() {	# unit_facts_json KERNEL FLAVOUR
 		"${KERNEL_BUILD_JQ_ARGS[@]}" '$ARGS.named'
 }
 
+# A unit's state, from its folder: finished (and did not fail),
+# failed, or missing (it never ran, or did not finish).
+unit_state() {
+	if [ ! -f "$1/ran.json" ] || [ ! -f "$1/seconds" ]; then
+		echo missing
+	elif [ -f "$1/failed" ]; then
+		echo failed
+	else
+		echo finished
+	fi
+}
+
 # A unit's phase, from its unit.env.
 # shellcheck source=/dev/null
 unit_phase() { (. "$1/unit.env" && echo "$UNIT_PHASE"); }

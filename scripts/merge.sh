@@ -21,7 +21,8 @@ declare -A phase=()
 for u in "${units[@]}"; do
 	dir=$run/$u
 	phase[$u]=$(unit_phase "$dir")
-	if [ ! -f "$dir/ran.json" ] || [ ! -f "$dir/seconds" ]; then
+	state=$(unit_state "$dir")
+	if [ "$state" = missing ]; then
 		missing+=("$u")
 		continue
 	fi
@@ -29,19 +30,22 @@ for u in "${units[@]}"; do
 	why=$(unit_refusal "$dir" "$expected" "the run (meta.json)")
 	if [ -n "$why" ]; then
 		refused+=("$u: $why")
-	elif [ -f "$dir/failed" ]; then
+	elif [ "$state" = failed ]; then
 		failed+=("$u")
 	fi
 done
 
-fail_run() { echo failed > "$run/status"; die "run $(basename "$run"): $*; 'latest' not updated"; }
+fail_run() {
+	echo failed > "$run/status"
+	die "run $(basename "$run"): $*; 'latest' not updated; its good units are kept: make resume RUN=$run runs the others again"
+}
 [ ${#refused[@]} = 0 ] || fail_run "units refused, they did not run what the run planned: $(printf '%s; ' "${refused[@]}")"
 [ ${#missing[@]} = 0 ] || fail_run "units that did not run or did not finish (no ran.json or seconds): ${missing[*]}"
 
 "$BUILD_DIR/bin/rows" header > "$run/samples.csv.tmp"
 for u in "${units[@]}"; do
 	dir=$run/$u
-	if [ "${phase[$u]}" = fault ] || [ ! -f "$dir/failed" ]; then
+	if [ "${phase[$u]}" = fault ] || [ "$(unit_state "$dir")" = finished ]; then
 		[ ! -s "$dir/samples.csv" ] || tail -n +2 "$dir/samples.csv" >> "$run/samples.csv.tmp"
 	fi
 done

@@ -29,9 +29,14 @@ set +a
 rm -f "$unit_dir/failed" "$unit_dir/seconds"
 executor=scripts/unit.sh
 [ -z "${SLURM_JOB_ID:-}" ] || executor="slurm job $SLURM_JOB_ID${SLURM_ARRAY_TASK_ID:+ task $SLURM_ARRAY_TASK_ID}"
+# A unit run again by make resume counts its attempt and names the
+# sitting (scripts/resume.sh).
 unit_facts_json "$UNIT_KERNEL" "$(phase_flavour "$UNIT_PHASE")" |
 	jq --arg host "$(hostname)" --arg executor "$executor" \
-		--arg started "$(date -u +%Y-%m-%dT%H:%M:%SZ)" '. + $ARGS.named' > "$unit_dir/ran.json"
+		--arg started "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --argjson attempt "${UNIT_ATTEMPT:-1}" \
+		'. + $ARGS.named' |
+	if [ -n "${UNIT_SITTING:-}" ]; then jq --arg sitting "$UNIT_SITTING" '. + $ARGS.named'; else cat; fi \
+		> "$unit_dir/ran.json"
 
 finish() {	# finish STATUS SECONDS
 	echo "$2" > "$unit_dir/seconds"

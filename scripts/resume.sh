@@ -1,0 +1,91 @@
+#!/bin/bash
+# make resume RUN=...: finish a run that stopped (interrupted, a boot that
+# failed or hung, a machine that went down).  Runs again, with the run's
+# own plan (units.list, each unit's unit.env and expected.json), only its
+# units that did not finish or failed, then merges and reports as make
+# bench does.  Before any boot, every such unit is checked against what
+# this rig would run it with (rig commit, measuring code, mode, kernel and
+# module builds), and the resume is refused, naming the difference, where
+# one changed.  A unit that failed is run again only here, on the user's
+# word: its earlier attempt moves to <unit>/attempt-<k>/, its new ran.json
+# counts the attempt, and meta.json's "sittings" lists the units each
+# resume ran, which the report's first lines name.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+run=$(cd "$RUN" 2> /dev/null && pwd -P) || die "no run at $RUN: make resume RUN=<a run's folder>"
+for f in units.list meta.json status; do
+	[ -f "$run/$f" ] || die "$run has no $f: not a run planned by make bench"
+done
+status=$(cat "$run/status")
+[ "$status" != complete ] || die "run $(basename "$run") is complete: nothing to resume"
+# The lock make bench holds on its results folder: a run whose status
+# says running is one whose bench was killed outright, once the lock is
+# free.
+exec 9> "$(dirname "$run")/.lock"
+flock -n 9 || die "a 'make bench' is using $(dirname "$run"); wait for it"
+
+mapfile -t units < "$run/units.list"
+pending=()
+for u in "${units[@]}"; do
+	[ "$(unit_state "$run/$u")" = finished ] || pending+=("$u")
+done
+[ ${#pending[@]} -gt 0 ] ||
+	log "every unit of $(basename "$run") finished (status $status); merging them again"
+
+# What each pending unit would run with here, against its plan, before
+# anything boots: the kernel built again where missing (the builds are
+# reproducible; one that differs is refused below).
+check=$(mktemp)
+trap 'rm -f "$check"' EXIT
+refusals=()
+for u in "${pending[@]}"; do
+	why=$(
+		set -a
+		# shellcheck source=/dev/null
+		. "$run/$u/unit.env"
+		set +a
+		use_base "$BASE"
+		flavour=$(phase_flavour "$UNIT_PHASE")
+		"$RIG_ROOT/scripts/kernel.sh" "$UNIT_KERNEL" "$flavour" >&2
+		unit_facts_json "$UNIT_KERNEL" "$flavour" > "$check"
+		json_difference "this rig" "$check" "the plan (expected.json)" "$run/$u/expected.json" \
+			"${UNIT_FACTS[@]}"
+	) || die "$u: cannot check it against its plan (above)"
+	[ -z "$why" ] || refusals+=("$u: $why")
+done
+if [ ${#refusals[@]} -gt 0 ]; then
+	why=$(printf '%s; ' "${refusals[@]}")
+	die "cannot resume $(basename "$run"), its units would not run what it planned: ${why%; }"
+fi
+
+echo running > "$run/status"
+run_status=failed
+trap 'rm -f "$check"; [ "$(cat "$run/status")" != running ] || echo "$run_status" > "$run/status"' EXIT
+trap 'run_status=interrupted; log "interrupted: make resume RUN=$run goes on from here"; exit 130' INT TERM HUP
+
+sitting=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+log "resuming $(basename "$run") (status $status): ${#pending[@]} of ${#units[@]} units: ${pending[*]}"
+for u in "${pending[@]}"; do
+	dir=$run/$u
+	attempt=1
+	if [ -f "$dir/ran.json" ]; then
+		attempt=$(( $(jq '.attempt // 1' "$dir/ran.json") + 1 ))
+		mkdir "$dir/attempt-$((attempt - 1))"
+		find "$dir" -mindepth 1 -maxdepth 1 ! -name 'attempt-*' ! -name unit.env \
+			! -name expected.json ! -name suite.env \
+			-exec mv -t "$dir/attempt-$((attempt - 1))" {} +
+	fi
+	UNIT_ATTEMPT=$attempt UNIT_SITTING=$sitting "$RIG_ROOT/scripts/unit.sh" "$dir" || true
+done
+
+jq --arg date "$sitting" --argjson units "$(printf '%s\n' "${pending[@]}" | jq -R . | jq -s 'map(select(. != ""))')" \
+	'.sittings = (.sittings // []) + [{ date: $date, units: $units }]' "$run/meta.json" > "$run/meta.json.tmp"
+mv "$run/meta.json.tmp" "$run/meta.json"
+echo "resumed $sitting: ${#pending[@]} units, $(( $(date +%s) - $(date -d "$sitting" +%s) ))s" >> "$run/time.txt"
+RUN=$run "$RIG_ROOT/scripts/merge.sh"
+if jq -e --arg b "$BASELINE" '. as $m | $m.variants | has($b) or has($b + ":" + ($m.bases[0].key // ""))' \
+	"$run/meta.json" > /dev/null; then
+	RUN=$run "$RIG_ROOT/scripts/compare.sh"
+fi
+log "resumed: $run"
