@@ -150,6 +150,7 @@ void print_lock_census(int md);
 void print_shared_lines(int md);
 void print_sites_matrix(void);
 void print_plots(const char *file, int md);
+void print_profile(int md);
 void print_fault_problems(void);
 /* One sentence per variant and selftest case reported XFAIL or XPASS. */
 void print_known_failures(FILE *out);

@@ -179,6 +179,7 @@ int main(int argc, char **argv)
 		print_shared_lines(md);
 		if (plots)
 			print_plots(plots, md);
+		print_profile(md);
 	}
 	return 0;
 }

@@ -409,6 +409,40 @@ void print_plots(const char *file, int md)
 	fclose(f);
 }
 
+/* The run's five most expensive boot steps (profile.tsv, which merge.sh
+ * sums from every boot's steps.tsv: phase, step, boots, host seconds, the
+ * most expensive first). */
+#define PROFILE_SHOWN 5
+void print_profile(int md)
+{
+	char path[4096], line[1024], *dir;
+	size_t shown = 0;
+	FILE *f;
+
+	if (!in->nmetas)
+		return;
+	dir = xstrdup(in->metas[0].path);
+	snprintf(path, sizeof(path), "%s/profile.tsv", dirname(dir));
+	free(dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f))	/* the header */
+		printf(md ? "\n## Where the boots' time went\n\nHost seconds summed over boots, the five most expensive steps (`profile.tsv` has every step):\n\n" :
+			    "\nWhere the boots' time went: host seconds summed over boots, the\nfive most expensive steps (profile.tsv has every step)\n");
+	while (shown < PROFILE_SHOWN && fgets(line, sizeof(line), f)) {
+		char *phase = strtok(line, "\t\n"), *step = strtok(NULL, "\t\n");
+		char *boots = strtok(NULL, "\t\n"), *seconds = strtok(NULL, "\t\n");
+
+		if (!seconds)
+			continue;
+		printf(md ? "- %s s, %s, %s boot%s: %s\n" : "  %7s s  %-6s %3s boot%s  %.50s\n", seconds,
+		       phase, boots, strcmp(boots, "1") ? "s" : "", step);
+		shown++;
+	}
+	fclose(f);
+}
+
 /*
  * The failure-path phase's pass rule, for scripts/fault-check.sh: every
  * flavour that unwinds as its API asks (all but cdev_init_noput, whose

@@ -378,5 +378,7 @@ spent+=", report $(minutes "$t_report")"
 {
 	echo "$spent"
 	printf 'kernels: %s\n' "$(printf '%s, ' "${kernel_times[@]}" | sed 's/, $//')"
+	echo "the boots' slowest steps, host seconds summed over boots (profile.tsv has every step):"
+	tail -n +2 "$run/profile.tsv" | head -10 | awk -F'\t' '{ printf "  %7.1f s  %-6s %3d boots  %s\n", $4, $1, $3, $2 }'
 } > "$run/time.txt"
 log "time: $spent"

@@ -3,8 +3,8 @@
 #   scripts/boot.sh VARIANT BOOT_DIR [timing|fault|race|pmu|share]   (the
 #   suite's phase: race boots the timing kernel with slab poisoning, for
 #   scripts/race-check.sh; pmu and share load the TCG plugin, below)
-# BOOT_DIR must hold suite.env; it receives serial.log, the suite's output
-# and exit-status.  The host root is shared read-only over 9p, BOOT_DIR
+# BOOT_DIR must hold suite.env; it receives serial.log, the suite's output,
+# exit-status and steps.tsv (the boot's profile, below).  The host root is shared read-only over 9p, BOOT_DIR
 # writable.  Exits with the suite's status; 124 on a hang (per-boot
 # timeout), 125 on a panic or a guest that gave no status.
 # Settings used (scripts/settings.def): MODE, VCPUS, GUEST_MEM, BOOT_TIMEOUT,
@@ -75,20 +75,43 @@ boot_progress() {	# boot_progress T0
 	log "$variant: booted $(( ($(date +%s) - $1) / 60 ))m ago, guest at: ${at:-kernel boot}"
 }
 
+# The serial console goes through this host, line by line, into
+# serial.log; each line the guest's init or suite logs (the start of a
+# step) goes to steps.tsv with the host seconds since QEMU started, and
+# QEMU's exit closes it: the boot's profile, which merge.sh sums per step.
+stamp_serial() {
+	local start=${EPOCHREALTIME/./} line now
+	while IFS= read -r line || [ -n "$line" ]; do
+		printf '%s\n' "$line" >&3
+		case $line in
+		*cdevbench-init:* | *cdevbench-suite:*)
+			now=${EPOCHREALTIME/./} line=${line%$'\r'}
+			printf '%d.%02d\t%s\n' $(((now - start) / 1000000)) \
+				$(((now - start) % 1000000 / 10000)) "${line#*cdevbench-}" >&4
+			;;
+		esac
+	done
+	now=${EPOCHREALTIME/./}
+	printf '%d.%02d\tqemu exit\n' $(((now - start) / 1000000)) $(((now - start) % 1000000 / 10000)) >&4
+}
+
 rm -f "$boot_dir/exit-status"
 rc=0
 every_minute boot_progress "$(date +%s)" &
 progress=$!
 # --foreground keeps QEMU in make's process group, so that Ctrl-C stops
 # the boot at once instead of after the guest is done.
+# QEMU writes the console to the pipe (file:/dev/stdout: no stdin, no
+# terminal settings touched), its own messages to qemu.log.
 timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
 	"${accel[@]}" "${plugin[@]}" -smp "$vcpus" -m "$GUEST_MEM" \
 	-display none -monitor none -no-reboot -no-user-config -nodefaults \
-	-serial "file:$boot_dir/serial.log" \
+	-serial file:/dev/stdout \
 	-kernel "$bzimage" -append "${cmdline[*]}" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$boot_dir,mount_tag=results,security_model=none,multidevs=remap" \
-	> "$boot_dir/qemu.log" 2>&1 || rc=$?
+	2> "$boot_dir/qemu.log" | stamp_serial 3> "$boot_dir/serial.log" 4> "$boot_dir/steps.tsv" ||
+	rc=${PIPESTATUS[0]}
 kill "$progress"
 
 tail_log() {

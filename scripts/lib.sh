@@ -624,6 +624,20 @@ unit_state() {
 	fi
 }
 
+# A boot's steps and their host seconds, from its steps.tsv (boot.sh: each
+# line the start of a step, the last QEMU's exit), "STEP<TAB>SECONDS", the
+# kernel's boot first.  An address in a step's name becomes "0x...", and
+# init's lines that name the boot or its status "init" and "power-off", so
+# that the boots of different kernels sum by step.
+unit_profile() {	# unit_profile UNIT_DIR
+	awk -F'\t' '{ name = $2; gsub(/0x[0-9a-f]+/, "0x...", name)
+			sub(/^init: variant .*/, "init", name)
+			sub(/^init: powering off.*/, "power-off", name) }
+		NR == 1 { printf "kernel boot\t%.2f\n", $1 }
+		NR > 1 { printf "%s\t%.2f\n", prev, $1 - t }
+		{ prev = name; t = $1 }' "$1/steps.tsv"
+}
+
 # A unit's phase, from its unit.env.
 # shellcheck source=/dev/null
 unit_phase() { (. "$1/unit.env" && echo "$UNIT_PHASE"); }

@@ -51,6 +51,16 @@ for u in "${units[@]}"; do
 done
 mv "$run/samples.csv.tmp" "$run/samples.csv"
 
+# The run's profile: every boot's steps summed per phase and step, the
+# most expensive first (profile.tsv; the report names the top five).
+{
+	printf 'phase\tstep\tboots\tseconds\n'
+	for u in "${units[@]}"; do
+		[ ! -s "$run/$u/steps.tsv" ] || unit_profile "$run/$u" | sed "s/^/${phase[$u]}\t/"
+	done | awk -F'\t' '{ k = $1 "\t" $2; s[k] += $3; n[k]++ }
+		END { for (k in s) printf "%s\t%d\t%.1f\n", k, n[k], s[k] }' | sort -t$'\t' -k4,4gr -k2,2
+} > "$run/profile.tsv"
+
 [ ${#failed[@]} = 0 ] || fail_run "incomplete, failed boots: ${failed[*]}"
 echo complete > "$run/status"
 ln -sfn "$(basename "$run")" "$(dirname "$run")/latest"

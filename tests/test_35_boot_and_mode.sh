@@ -27,6 +27,34 @@ grep -q " init=$RIG_ROOT/guest-init/init cdevbench_guest=1 " <<< "$append" ||
 	fail "the command line lacks the guest init and its marker: $append"
 echo "command line passed as written: ...${append: -60}"
 
+# The boot's profile: a QEMU whose console prints init's and the suite's
+# lines, a step taking 0.5 s, then the guest's status.  serial.log gets
+# the console as printed; steps.tsv each logged line with the host's
+# seconds, then QEMU's exit; unit_profile the steps and their seconds.
+cat > "$tmp/bin/qemu-system-x86_64" <<'QEMU'
+#!/bin/sh
+echo "Linux version 6.1.0-stand-in"
+echo "cdevbench-init: variant stock boot 1, kernel 6.1.0-stand-in"
+echo "cdevbench-suite: step selftest"
+sleep 0.5
+echo "cdevbench-suite: step traced_pass"
+echo "cdevbench-init: powering off, suite exit status 0"
+echo 0 > "$STANDIN_BOOT_DIR/exit-status"
+QEMU
+env PATH="$tmp/bin:$PATH" BUILD_DIR="$tmp/build" STANDIN_BOOT_DIR="$tmp/boot" MODE=icount \
+	scripts/boot.sh stock "$tmp/boot" fault > "$tmp/boot.out" 2>&1 ||
+	{ cat "$tmp/boot.out"; fail "a boot that printed its status failed"; }
+[ "$(wc -l < "$tmp/boot/serial.log")" = 5 ] && grep -qx 'cdevbench-suite: step traced_pass' "$tmp/boot/serial.log" ||
+	fail "serial.log is not the console as printed: $(cat "$tmp/boot/serial.log")"
+cut -f2 "$tmp/boot/steps.tsv" | tr '\n' '|' | grep -qx 'init: variant stock boot 1, kernel 6.1.0-stand-in|suite: step selftest|suite: step traced_pass|init: powering off, suite exit status 0|qemu exit|' ||
+	fail "steps.tsv does not list the logged lines and QEMU's exit: $(cat "$tmp/boot/steps.tsv")"
+profile=$(. scripts/lib.sh && unit_profile "$tmp/boot")
+awk -F'\t' '$1 == "suite: step selftest" && $2 >= 0.5 && $2 < 5 { found = 1 } END { exit !found }' <<< "$profile" ||
+	fail "the selftest step did not take its 0.5 s in the profile: $profile"
+cut -f1 <<< "$profile" | tr '\n' '|' | grep -qx 'kernel boot|init|suite: step selftest|suite: step traced_pass|power-off|' ||
+	fail "the profile's steps are not named as the boots of every kernel sum them: $profile"
+echo "a boot's console is stamped into steps.tsv and its profile"
+
 if [ -z "$(. scripts/lib.sh && kvm_refusal)" ]; then
 	echo "MODE=kvm refusal not checked: QEMU runs a vCPU under KVM here"
 	exit 0
