@@ -14,10 +14,11 @@
  * goes through the cache model, so a window starts with the caches the
  * guest left.
  *
- * The cache model: set-associative, LRU, 64-byte lines, physical
- * addresses, write-allocate, non-inclusive (a miss fills every level), a
- * store by one vCPU invalidates the line in the other vCPUs' private
- * levels; device (I/O) accesses and instruction fetches are not modelled.
+ * The cache model (cache_model.c): set-associative, LRU, 64-byte lines,
+ * physical addresses, write-allocate, non-inclusive (a miss fills every
+ * level), a store by one vCPU invalidates the line in the other vCPUs'
+ * private levels; device (I/O) accesses and instruction fetches are not
+ * modelled.
  * Defaults: Intel Xeon 5500 (Nehalem-EP): L1D 32 KiB 8-way, L2 256 KiB
  * 8-way per core, L3 8 MiB 16-way shared (Intel 64 and IA-32
  * Architectures Optimization Reference Manual), and the load latencies of
@@ -59,6 +60,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cache_model.h"
 
 /* --- the QEMU plugin API, version 1 (the subset used here) --- */
 #define QEMU_PLUGIN_EXPORT __attribute__((visibility("default")))
@@ -112,19 +114,11 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
 /* --- end of the API --- */
 
-#define LINE_SHIFT 6
 #define MAX_VCPUS 64		/* a vCPU is a bit of a uint64_t mask */
 #define RECORDS_FORMAT 2	/* pmu_rows reads this one only */
 #define MARK_OPEN 1
 #define MARK_PAUSE 2
 #define MARK_CLOSE 3
-
-struct cache {
-	unsigned int sets, ways;
-	uint64_t *tag;		/* line number + 1; 0 is an empty way */
-	uint64_t *used;		/* LRU: the tick of the last access */
-	uint64_t tick;
-};
 
 /* A line a window touched (lines=on): open addressing, grown at 1/2. */
 struct line_use {
@@ -198,48 +192,14 @@ static void *zalloc(size_t n, size_t size)
 	return p;
 }
 
-static void cache_init(struct cache *c, unsigned long bytes, unsigned long ways)
+static void cache_setup(struct cache *c, unsigned long bytes, unsigned long ways)
 {
-	unsigned long lines = bytes >> LINE_SHIFT;
+	int err = cache_init(c, bytes, ways);
 
-	if (!ways || !lines || lines % ways)
+	if (err == -ENOMEM)
+		die("out of memory%s", "");
+	if (err)
 		die("a cache of %s: the lines must fill whole sets", "this size and ways");
-	c->ways = ways;
-	c->sets = lines / ways;
-	c->tag = zalloc(lines, sizeof(*c->tag));
-	c->used = zalloc(lines, sizeof(*c->used));
-}
-
-/* Looks the line up, fills it on a miss (evicting the least recently
- * used way); true on a hit. */
-static bool cache_access(struct cache *c, uint64_t line)
-{
-	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
-	uint64_t *used = c->used + (line % c->sets) * c->ways;
-	unsigned int w, victim = 0;
-
-	c->tick++;
-	for (w = 0; w < c->ways; w++) {
-		if (tag[w] == line + 1) {
-			used[w] = c->tick;
-			return true;
-		}
-		if (used[w] < used[victim])
-			victim = w;
-	}
-	tag[victim] = line + 1;
-	used[victim] = c->tick;
-	return false;
-}
-
-static void cache_invalidate(struct cache *c, uint64_t line)
-{
-	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
-	unsigned int w;
-
-	for (w = 0; w < c->ways; w++)
-		if (tag[w] == line + 1)
-			tag[w] = 0;
 }
 
 static uint64_t hash(uint64_t line)
@@ -362,26 +322,32 @@ static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint6
 	}
 }
 
-static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+static enum place translate(void *info, uint64_t vaddr, uint64_t *phys)
 {
-	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
-	uint64_t size = 1ULL << qemu_plugin_mem_size_shift(info);
-	bool store = qemu_plugin_mem_is_store(info);
-	uint64_t addr, first, last, line;
-	struct vcpu *v;
+	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(*(qemu_plugin_meminfo_t *)info, vaddr);
 
 	if (hw && qemu_plugin_hwaddr_is_io(hw))
+		return PLACE_DEVICE;
+	*phys = hw ? qemu_plugin_hwaddr_phys_addr(hw) : vaddr;
+	return PLACE_RAM;
+}
+
+static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	struct access_line line[ACCESS_MAX_LINES];
+	unsigned int i, n = access_lines(vaddr, 1ULL << qemu_plugin_mem_size_shift(info),
+					 translate, &info, line);
+	bool store = qemu_plugin_mem_is_store(info);
+	struct vcpu *v;
+
+	if (line[0].place == PLACE_DEVICE)
 		return;
-	addr = hw ? qemu_plugin_hwaddr_phys_addr(hw) : vaddr;
-	first = addr >> LINE_SHIFT;
-	last = (addr + size - 1) >> LINE_SHIFT;
 	pthread_mutex_lock(&pmu.lock);
 	v = &pmu.vcpu[index];
 	if (v->counting)
 		v->count[store ? STORES : LOADS]++;
-	for (line = first; line <= last; line++)
-		access_line(index, line, vaddr + ((line - first) << LINE_SHIFT), (uintptr_t)udata,
-			    store);
+	for (i = 0; i < n; i++)
+		access_line(index, line[i].line, line[i].vaddr, (uintptr_t)udata, store);
 	pthread_mutex_unlock(&pmu.lock);
 }
 
@@ -567,10 +533,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		die("cannot write %s", out);
 	pmu.vcpu = zalloc(pmu.nvcpus, sizeof(*pmu.vcpu));
 	for (i = 0; i < pmu.nvcpus; i++) {
-		cache_init(&pmu.vcpu[i].l1d, pmu.l1d_bytes, pmu.l1d_ways);
-		cache_init(&pmu.vcpu[i].l2, pmu.l2_bytes, pmu.l2_ways);
+		cache_setup(&pmu.vcpu[i].l1d, pmu.l1d_bytes, pmu.l1d_ways);
+		cache_setup(&pmu.vcpu[i].l2, pmu.l2_bytes, pmu.l2_ways);
 	}
-	cache_init(&pmu.llc, pmu.llc_bytes, pmu.llc_ways);
+	cache_setup(&pmu.llc, pmu.llc_bytes, pmu.llc_ways);
 	fprintf(pmu.out, "# tcg_pmu %d vcpus %u l1d %lu/%lu l2 %lu/%lu llc %lu/%lu lat %lu,%lu,%lu\n",
 		RECORDS_FORMAT, pmu.nvcpus, pmu.l1d_bytes, pmu.l1d_ways, pmu.l2_bytes,
 		pmu.l2_ways, pmu.llc_bytes, pmu.llc_ways, pmu.lat_l2, pmu.lat_llc, pmu.lat_mem);

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cache model of tcg_pmu.c (cache_model.h): linked into the plugin and
+ * into its host test, test_cache_model.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "cache_model.h"
+
+int cache_init(struct cache *c, unsigned long bytes, unsigned long ways)
+{
+	unsigned long lines = bytes >> LINE_SHIFT;
+
+	if (!ways || !lines || lines % ways)
+		return -EINVAL;
+	c->ways = ways;
+	c->sets = lines / ways;
+	c->tick = 0;
+	c->tag = calloc(lines, sizeof(*c->tag));
+	c->used = calloc(lines, sizeof(*c->used));
+	if (!c->tag || !c->used) {
+		free(c->tag);
+		free(c->used);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Evicts the least recently used way on a miss. */
+bool cache_access(struct cache *c, uint64_t line)
+{
+	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
+	uint64_t *used = c->used + (line % c->sets) * c->ways;
+	unsigned int w, victim = 0;
+
+	c->tick++;
+	for (w = 0; w < c->ways; w++) {
+		if (tag[w] == line + 1) {
+			used[w] = c->tick;
+			return true;
+		}
+		if (used[w] < used[victim])
+			victim = w;
+	}
+	tag[victim] = line + 1;
+	used[victim] = c->tick;
+	return false;
+}
+
+void cache_invalidate(struct cache *c, uint64_t line)
+{
+	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
+	unsigned int w;
+
+	for (w = 0; w < c->ways; w++)
+		if (tag[w] == line + 1)
+			tag[w] = 0;
+}
+
+/* The first byte's physical address, and the lines from it on. */
+unsigned int access_lines(uint64_t vaddr, uint64_t size, translate_fn translate, void *ctx,
+			  struct access_line out[ACCESS_MAX_LINES])
+{
+	uint64_t addr = 0, first, line;
+	enum place place = translate(ctx, vaddr, &addr);
+	unsigned int n = 0;
+
+	first = addr >> LINE_SHIFT;
+	for (line = first; line <= (addr + size - 1) >> LINE_SHIFT && n < ACCESS_MAX_LINES; line++)
+		out[n++] = (struct access_line){ .line = line,
+						 .vaddr = vaddr + ((line - first) << LINE_SHIFT),
+						 .place = place };
+	return n;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The cache model of tcg_pmu.c, apart from QEMU's API so that
+ * test_cache_model.c runs it on the host: one set-associative LRU cache
+ * of 64-byte lines, and the lines a guest access touches.
+ */
+#ifndef CDEVBENCH_CACHE_MODEL_H
+#define CDEVBENCH_CACHE_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define LINE_SHIFT 6
+
+struct cache {
+	unsigned int sets, ways;
+	uint64_t *tag;		/* line number + 1; 0 is an empty way */
+	uint64_t *used;		/* LRU: the tick of the last access */
+	uint64_t tick;
+};
+
+/* 0; -EINVAL where the lines do not fill whole sets, -ENOMEM. */
+int cache_init(struct cache *c, unsigned long bytes, unsigned long ways);
+/* Looks the line up, fills it on a miss; true on a hit. */
+bool cache_access(struct cache *c, uint64_t line);
+/* Drops the line (another vCPU wrote it). */
+void cache_invalidate(struct cache *c, uint64_t line);
+
+/* Where a virtual address lies, as QEMU's plugin API tells it. */
+enum place { PLACE_RAM, PLACE_DEVICE };
+/* The physical address of @vaddr in *phys where it is RAM. */
+typedef enum place (*translate_fn)(void *ctx, uint64_t vaddr, uint64_t *phys);
+
+/* One line of an access. */
+struct access_line {
+	uint64_t line;		/* physical line number */
+	uint64_t vaddr;		/* a virtual address in it */
+	enum place place;
+};
+
+/* An access of at most 64 bytes touches at most two lines. */
+#define ACCESS_MAX_LINES 2
+
+/* The lines an access of @size bytes at @vaddr touches, in @out: how
+ * many. */
+unsigned int access_lines(uint64_t vaddr, uint64_t size, translate_fn translate, void *ctx,
+			  struct access_line out[ACCESS_MAX_LINES]);
+
+#endif

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of cache_model.c, tcg_pmu's cache model: address traces
+ * replayed against hit and miss sequences worked out by hand, and the
+ * lines of guest accesses under a made-up page table.  Prints KTAP; exits
+ * non-zero on a failure.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cache_model.h"
+
+/* A step of a trace: 'a' accesses the line, 'i' invalidates it. */
+struct step {
+	char op;
+	uint64_t line;
+};
+
+/*
+ * Replays @n steps on a fresh cache of @bytes/@ways and compares its
+ * hits (H) and misses (M), one letter per access, to @want.
+ */
+static int replay(const char *name, unsigned long bytes, unsigned long ways,
+		  const struct step *steps, size_t n, const char *want)
+{
+	char got[256] = "";
+	struct cache c;
+	size_t i, len = 0;
+
+	if (cache_init(&c, bytes, ways)) {
+		printf("# %s: no cache of %lu/%lu\n", name, bytes, ways);
+		return 1;
+	}
+	for (i = 0; i < n && len + 1 < sizeof(got); i++) {
+		if (steps[i].op == 'i')
+			cache_invalidate(&c, steps[i].line);
+		else
+			got[len++] = cache_access(&c, steps[i].line) ? 'H' : 'M';
+	}
+	got[len] = '\0';
+	free(c.tag);
+	free(c.used);
+	if (!strcmp(got, want))
+		return 0;
+	printf("# %s: %s, want %s\n", name, got, want);
+	return 1;
+}
+
+#define REPLAY(name, bytes, ways, steps, want) \
+	replay(name, bytes, ways, steps, sizeof(steps) / sizeof(steps[0]), want)
+
+/* One set of 4 ways: a miss evicts the way least recently used. */
+static int lru_case(void)
+{
+	static const struct step steps[] = {
+		{ 'a', 0 }, { 'a', 1 }, { 'a', 2 }, { 'a', 3 },	/* 4 misses */
+		{ 'a', 0 },	/* hit; LRU order now 1 2 3 0 */
+		{ 'a', 4 },	/* miss, evicts 1: 2 3 0 4 */
+		{ 'a', 1 },	/* miss, evicts 2: 3 0 4 1 */
+		{ 'a', 0 },	/* hit: 3 4 1 0 */
+		{ 'a', 2 },	/* miss, evicts 3: 4 1 0 2 */
+		{ 'a', 3 },	/* miss, evicts 4: 1 0 2 3 */
+	};
+
+	return REPLAY("lru", 4 << LINE_SHIFT, 4, steps, "MMMMHMMHMM");
+}
+
+/* Two sets of 2 ways: even lines in set 0, odd in set 1; a miss in one
+ * set evicts nothing from the other. */
+static int sets_case(void)
+{
+	static const struct step steps[] = {
+		{ 'a', 0 }, { 'a', 1 }, { 'a', 2 }, { 'a', 3 },	/* 4 misses */
+		{ 'a', 4 },	/* miss, evicts 0 from set 0 */
+		{ 'a', 1 },	/* hit: set 1 as it was */
+		{ 'a', 0 },	/* miss */
+	};
+
+	return REPLAY("sets", 4 << LINE_SHIFT, 2, steps, "MMMMMHM");
+}
+
+/* An invalidated line misses again; invalidating a line not held
+ * changes nothing. */
+static int invalidate_case(void)
+{
+	static const struct step steps[] = {
+		{ 'a', 0 }, { 'a', 1 },	/* 2 misses */
+		{ 'i', 1 }, { 'i', 5 },
+		{ 'a', 1 },	/* miss: dropped */
+		{ 'a', 0 },	/* hit */
+	};
+
+	return REPLAY("invalidate", 4 << LINE_SHIFT, 4, steps, "MMMH");
+}
+
+/* A made-up page table: virtual page 0x10 at physical page 0x80, 0x11
+ * at 0x33 (not the next one), 0x12 a device; nothing else mapped. */
+static enum place fake_translate(void *ctx, uint64_t vaddr, uint64_t *phys)
+{
+	(void)ctx;
+	switch (vaddr >> 12) {
+	case 0x10:
+		*phys = 0x80000 | (vaddr & 0xfff);
+		return PLACE_RAM;
+	case 0x11:
+		*phys = 0x33000 | (vaddr & 0xfff);
+		return PLACE_RAM;
+	default:
+		return PLACE_DEVICE;
+	}
+}
+
+/* Checks an access's lines against @want_n lines in @want_place, at
+ * @want_line where that is RAM. */
+static int lines_of(const char *name, uint64_t vaddr, uint64_t size, unsigned int want_n,
+		    const uint64_t *want_line, enum place want_place)
+{
+	struct access_line got[ACCESS_MAX_LINES];
+	unsigned int i, n = access_lines(vaddr, size, fake_translate, NULL, got);
+	int failed = n != want_n;
+
+	for (i = 0; i < n && i < want_n; i++)
+		failed |= got[i].place != want_place ||
+			  (want_place == PLACE_RAM && got[i].line != want_line[i]);
+	if (!failed)
+		return 0;
+	printf("# %s: %u lines, want %u:", name, n, want_n);
+	for (i = 0; i < n; i++)
+		printf(" %#" PRIx64 " (%s)", got[i].line, got[i].place == PLACE_RAM ? "RAM" : "device");
+	printf("\n");
+	return 1;
+}
+
+/* Within a page: one line, or the two an access across a line boundary
+ * touches; a device's access is one. */
+static int lines_in_page_case(void)
+{
+	static const uint64_t one[] = { 0x80008 >> LINE_SHIFT };
+	static const uint64_t two[] = { 0x80000 >> LINE_SHIFT, 0x80040 >> LINE_SHIFT };
+	int failed = 0;
+
+	failed |= lines_of("8 bytes at 0x10008", 0x10008, 8, 1, one, PLACE_RAM);
+	failed |= lines_of("8 bytes at 0x1003c", 0x1003c, 8, 2, two, PLACE_RAM);
+	failed |= lines_of("4 bytes at 0x12000", 0x12000, 4, 1, NULL, PLACE_DEVICE);
+	return failed;
+}
+
+int main(void)
+{
+	static const struct { const char *name; int (*run)(void); } cases[] = {
+		{ "lru", lru_case },
+		{ "sets", sets_case },
+		{ "invalidate", invalidate_case },
+		{ "lines_in_page", lines_in_page_case },
+	};
+	int failures = 0;
+	size_t i;
+
+	printf("KTAP version 1\n1..%zu\n", sizeof(cases) / sizeof(cases[0]));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int failed = cases[i].run();
+
+		printf("%sok %zu %s\n", failed ? "not " : "", i + 1, cases[i].name);
+		failures += failed;
+	}
+	return failures ? 1 : 0;
+}
