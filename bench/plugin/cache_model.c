@@ -26,7 +26,8 @@ int cache_init(struct cache *c, unsigned long bytes, unsigned long ways)
 	return 0;
 }
 
-/* Evicts the least recently used way on a miss. */
+/* Evicts the least recently used way on a miss: an empty way first, its
+ * tick 0 older than any access's. */
 bool cache_access(struct cache *c, uint64_t line)
 {
 	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
@@ -47,14 +48,18 @@ bool cache_access(struct cache *c, uint64_t line)
 	return false;
 }
 
+/* The way is empty again, and its tick 0 makes it the next fill's victim
+ * in the set: with its old tick, fills would evict valid lines while it
+ * stood empty. */
 void cache_invalidate(struct cache *c, uint64_t line)
 {
 	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
+	uint64_t *used = c->used + (line % c->sets) * c->ways;
 	unsigned int w;
 
 	for (w = 0; w < c->ways; w++)
 		if (tag[w] == line + 1)
-			tag[w] = 0;
+			tag[w] = used[w] = 0;
 }
 
 /* The first byte's physical address, and the lines from it on. */

@@ -94,6 +94,29 @@ static int invalidate_case(void)
 	return REPLAY("invalidate", 4 << LINE_SHIFT, 4, steps, "MMMH");
 }
 
+/*
+ * A line another vCPU wrote frees its way, which the next fill in the set
+ * takes: the L1D's geometry (32 KiB, 8 ways, 64 sets), set 0 filled with
+ * lines 0, 64, ... 448, 448 invalidated (the most recently used), then a
+ * new line 512 and the seven others again: 9 misses, then 7 hits.  A
+ * fill that evicted the least recently used valid line instead (0) would
+ * start a chain in which each of the seven evicts the next: 7 misses
+ * more.
+ */
+static int invalidated_way_case(void)
+{
+	static const struct step steps[] = {
+		{ 'a', 0 }, { 'a', 64 }, { 'a', 128 }, { 'a', 192 },
+		{ 'a', 256 }, { 'a', 320 }, { 'a', 384 }, { 'a', 448 },
+		{ 'i', 448 },
+		{ 'a', 512 },
+		{ 'a', 0 }, { 'a', 64 }, { 'a', 128 }, { 'a', 192 },
+		{ 'a', 256 }, { 'a', 320 }, { 'a', 384 },
+	};
+
+	return REPLAY("invalidated_way", 32768, 8, steps, "MMMMMMMMMHHHHHHH");
+}
+
 /* A made-up page table: virtual page 0x10 at physical page 0x80, 0x11
  * at 0x33 (not the next one), 0x12 a device; nothing else mapped. */
 static enum place fake_translate(void *ctx, uint64_t vaddr, uint64_t *phys)
@@ -152,6 +175,7 @@ int main(void)
 		{ "lru", lru_case },
 		{ "sets", sets_case },
 		{ "invalidate", invalidate_case },
+		{ "invalidated_way", invalidated_way_case },
 		{ "lines_in_page", lines_in_page_case },
 	};
 	int failures = 0;
