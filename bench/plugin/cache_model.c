@@ -62,18 +62,28 @@ void cache_invalidate(struct cache *c, uint64_t line)
 			tag[w] = used[w] = 0;
 }
 
-/* The first byte's physical address, and the lines from it on. */
+/*
+ * A line of the access per virtual line it touches: a virtual line lies
+ * within one page, and within a page the physical lines follow the
+ * virtual ones; a line on the next page is that page's, translated on its
+ * own.
+ */
 unsigned int access_lines(uint64_t vaddr, uint64_t size, translate_fn translate, void *ctx,
 			  struct access_line out[ACCESS_MAX_LINES])
 {
-	uint64_t addr = 0, first, line;
-	enum place place = translate(ctx, vaddr, &addr);
+	uint64_t va, base = vaddr, phys = 0, last = (vaddr + size - 1) >> LINE_SHIFT;
+	enum place place = translate(ctx, vaddr, &phys);
 	unsigned int n = 0;
 
-	first = addr >> LINE_SHIFT;
-	for (line = first; line <= (addr + size - 1) >> LINE_SHIFT && n < ACCESS_MAX_LINES; line++)
-		out[n++] = (struct access_line){ .line = line,
-						 .vaddr = vaddr + ((line - first) << LINE_SHIFT),
-						 .place = place };
-	return n;
+	for (va = vaddr;; va = ((va >> LINE_SHIFT) + 1) << LINE_SHIFT) {
+		if (va >> PAGE_SHIFT != base >> PAGE_SHIFT) {
+			base = va;
+			phys = 0;
+			place = translate(ctx, va, &phys);
+		}
+		out[n++] = (struct access_line){ .line = (phys + (va - base)) >> LINE_SHIFT,
+						 .vaddr = va, .place = place };
+		if (n == ACCESS_MAX_LINES || va >> LINE_SHIFT == last)
+			return n;
+	}
 }

@@ -11,6 +11,9 @@
 #include <stdint.h>
 
 #define LINE_SHIFT 6
+/* QEMU's TLB, whence the physical addresses come, maps x86 memory in
+ * 4 KiB pages, a huge page's too. */
+#define PAGE_SHIFT 12
 
 struct cache {
 	unsigned int sets, ways;
@@ -26,23 +29,25 @@ bool cache_access(struct cache *c, uint64_t line);
 /* Drops the line (another vCPU wrote it). */
 void cache_invalidate(struct cache *c, uint64_t line);
 
-/* Where a virtual address lies, as QEMU's plugin API tells it. */
-enum place { PLACE_RAM, PLACE_DEVICE };
+/* Where a virtual address lies, as QEMU's plugin API tells it: unknown
+ * where it gave no physical address. */
+enum place { PLACE_RAM, PLACE_DEVICE, PLACE_UNKNOWN };
 /* The physical address of @vaddr in *phys where it is RAM. */
 typedef enum place (*translate_fn)(void *ctx, uint64_t vaddr, uint64_t *phys);
 
 /* One line of an access. */
 struct access_line {
-	uint64_t line;		/* physical line number */
-	uint64_t vaddr;		/* a virtual address in it */
+	uint64_t line;		/* physical line number, where place is RAM */
+	uint64_t vaddr;		/* the access's first byte in it */
 	enum place place;
 };
 
-/* An access of at most 64 bytes touches at most two lines. */
+/* An access of at most 64 bytes touches at most two lines; a larger
+ * one's lines past those two are left out. */
 #define ACCESS_MAX_LINES 2
 
 /* The lines an access of @size bytes at @vaddr touches, in @out: how
- * many. */
+ * many.  @translate is called once per page the access touches. */
 unsigned int access_lines(uint64_t vaddr, uint64_t size, translate_fn translate, void *ctx,
 			  struct access_line out[ACCESS_MAX_LINES]);
 

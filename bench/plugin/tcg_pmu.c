@@ -28,6 +28,16 @@
  * pmu_rows adds model_cycles = insns + L2 hits x 10 + L3 hits x 40 + L3
  * misses x 176 from the latencies this file prints in its header.
  *
+ * An access across a line boundary touches both lines.  Across a page
+ * boundary its second line is on the next page, which lies anywhere in
+ * physical memory: translate() looks that page up on its own, as the
+ * first (QEMU's lookup reads its TLB, which the access has just filled
+ * for both pages).  A line QEMU gives no physical address for is not
+ * modelled but counted ("# unplaced" below; a line on stderr where there
+ * are any).  QEMU 7.2 always gives one: where its TLB misses (a device
+ * write flushed it) it answers with a device, and such a line passes for
+ * a device's; later QEMUs answer none there.
+ *
  * Transfers: an access in a window to a line that another vCPU wrote in
  * one of its windows since this vCPU last touched it (a HITM on a real
  * machine).  They depend
@@ -46,6 +56,8 @@
  *     ops_written  (lines=on, after its W; the instructions of the
  *     window's first store and first load to the line, 0 for none; the
  *     operations that accessed it, that wrote it)
+ *   # unplaced N  (last: the lines of accesses in windows that QEMU gave
+ *     no physical address for)
  * seq counts the closed windows of that vCPU from 0, ops the openings of
  * the window: the operations, one opening each.
  *
@@ -164,6 +176,7 @@ static struct {
 	unsigned long lat_l2, lat_llc, lat_mem;
 	struct line_owner *owner;
 	size_t owner_size, owner_used;
+	uint64_t unplaced;	/* lines in windows QEMU gave no physical address for */
 	/* One lock for the model: vCPUs invalidate each other's lines, and
 	 * with thread=multi they run at once. */
 	pthread_mutex_t lock;
@@ -322,32 +335,49 @@ static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint6
 	}
 }
 
+/*
+ * QEMU's lookup reads its TLB for the address given, which the access
+ * that called back has just filled for each page it touched (cputlb.c:
+ * the second page of one across a page boundary cannot evict the first),
+ * so it answers for the access's next page as for its first.  Its handle
+ * is reused by the next lookup: read here.
+ */
 static enum place translate(void *info, uint64_t vaddr, uint64_t *phys)
 {
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(*(qemu_plugin_meminfo_t *)info, vaddr);
 
-	if (hw && qemu_plugin_hwaddr_is_io(hw))
+	if (!hw)
+		return PLACE_UNKNOWN;
+	if (qemu_plugin_hwaddr_is_io(hw))
 		return PLACE_DEVICE;
-	*phys = hw ? qemu_plugin_hwaddr_phys_addr(hw) : vaddr;
+	*phys = qemu_plugin_hwaddr_phys_addr(hw);
 	return PLACE_RAM;
 }
 
+/* An access all on devices is no load or store; a line of a device is not
+ * modelled, nor one with no physical address (counted). */
 static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct access_line line[ACCESS_MAX_LINES];
 	unsigned int i, n = access_lines(vaddr, 1ULL << qemu_plugin_mem_size_shift(info),
 					 translate, &info, line);
-	bool store = qemu_plugin_mem_is_store(info);
+	bool store = qemu_plugin_mem_is_store(info), memory = false;
 	struct vcpu *v;
 
-	if (line[0].place == PLACE_DEVICE)
+	for (i = 0; i < n; i++)
+		memory |= line[i].place != PLACE_DEVICE;
+	if (!memory)
 		return;
 	pthread_mutex_lock(&pmu.lock);
 	v = &pmu.vcpu[index];
 	if (v->counting)
 		v->count[store ? STORES : LOADS]++;
-	for (i = 0; i < n; i++)
-		access_line(index, line[i].line, line[i].vaddr, (uintptr_t)udata, store);
+	for (i = 0; i < n; i++) {
+		if (line[i].place == PLACE_RAM)
+			access_line(index, line[i].line, line[i].vaddr, (uintptr_t)udata, store);
+		else if (line[i].place == PLACE_UNKNOWN && v->counting)
+			pmu.unplaced++;
+	}
 	pthread_mutex_unlock(&pmu.lock);
 }
 
@@ -464,6 +494,10 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	for (i = 0; i < pmu.nvcpus; i++)
 		if (pmu.vcpu[i].open)
 			fprintf(pmu.out, "# vcpu %u: a window left open at exit, not written\n", i);
+	fprintf(pmu.out, "# unplaced %" PRIu64 "\n", pmu.unplaced);
+	if (pmu.unplaced)
+		fprintf(stderr, "tcg_pmu: %" PRIu64 " lines of accesses in windows not modelled:"
+			" QEMU gave no physical address for them\n", pmu.unplaced);
 	if (fclose(pmu.out))
 		fprintf(stderr, "tcg_pmu: writing the output: %s\n", strerror(errno));
 	pmu.out = NULL;

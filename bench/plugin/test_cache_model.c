@@ -118,10 +118,11 @@ static int invalidated_way_case(void)
 }
 
 /* A made-up page table: virtual page 0x10 at physical page 0x80, 0x11
- * at 0x33 (not the next one), 0x12 a device; nothing else mapped. */
+ * at 0x33 (not the next one), 0x12 a device; no physical address for the
+ * others.  Counts its calls in *ctx. */
 static enum place fake_translate(void *ctx, uint64_t vaddr, uint64_t *phys)
 {
-	(void)ctx;
+	++*(unsigned int *)ctx;
 	switch (vaddr >> 12) {
 	case 0x10:
 		*phys = 0x80000 | (vaddr & 0xfff);
@@ -129,44 +130,90 @@ static enum place fake_translate(void *ctx, uint64_t vaddr, uint64_t *phys)
 	case 0x11:
 		*phys = 0x33000 | (vaddr & 0xfff);
 		return PLACE_RAM;
-	default:
+	case 0x12:
 		return PLACE_DEVICE;
+	default:
+		return PLACE_UNKNOWN;
 	}
 }
 
-/* Checks an access's lines against @want_n lines in @want_place, at
- * @want_line where that is RAM. */
-static int lines_of(const char *name, uint64_t vaddr, uint64_t size, unsigned int want_n,
-		    const uint64_t *want_line, enum place want_place)
+static void print_lines(const struct access_line *line, unsigned int n)
+{
+	static const char *const place_name[] = { "RAM", "device", "unknown" };
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		printf(" [%#" PRIx64 ": %s", line[i].vaddr, place_name[line[i].place]);
+		if (line[i].place == PLACE_RAM)
+			printf(" line %#" PRIx64, line[i].line << LINE_SHIFT);
+		printf("]");
+	}
+}
+
+/* Checks an access's lines against @want: each line's place and virtual
+ * line, and its physical line where it is RAM; and one translation per
+ * page. */
+static int lines_of(uint64_t vaddr, uint64_t size, const struct access_line *want,
+		    unsigned int want_n)
 {
 	struct access_line got[ACCESS_MAX_LINES];
-	unsigned int i, n = access_lines(vaddr, size, fake_translate, NULL, got);
+	unsigned int i, calls = 0, n = access_lines(vaddr, size, fake_translate, &calls, got);
+	unsigned int pages = 1 + (want_n == 2 &&
+				  want[0].vaddr >> PAGE_SHIFT != want[1].vaddr >> PAGE_SHIFT);
 	int failed = n != want_n;
 
+	if (calls != pages) {
+		printf("# %" PRIu64 " bytes at %#" PRIx64 ": %u translations, want %u\n", size,
+		       vaddr, calls, pages);
+		failed = 1;
+	}
+
 	for (i = 0; i < n && i < want_n; i++)
-		failed |= got[i].place != want_place ||
-			  (want_place == PLACE_RAM && got[i].line != want_line[i]);
+		failed |= got[i].place != want[i].place ||
+			  got[i].vaddr >> LINE_SHIFT != want[i].vaddr >> LINE_SHIFT ||
+			  (want[i].place == PLACE_RAM && got[i].line != want[i].line);
 	if (!failed)
 		return 0;
-	printf("# %s: %u lines, want %u:", name, n, want_n);
-	for (i = 0; i < n; i++)
-		printf(" %#" PRIx64 " (%s)", got[i].line, got[i].place == PLACE_RAM ? "RAM" : "device");
+	printf("# %" PRIu64 " bytes at %#" PRIx64 ":", size, vaddr);
+	print_lines(got, n);
+	printf("; want");
+	print_lines(want, want_n);
 	printf("\n");
 	return 1;
 }
+
+#define LINES_OF(vaddr, size, want) lines_of(vaddr, size, want, sizeof(want) / sizeof(want[0]))
+#define RAM_AT(phys, va) { .line = (phys) >> LINE_SHIFT, .vaddr = (va), .place = PLACE_RAM }
 
 /* Within a page: one line, or the two an access across a line boundary
  * touches; a device's access is one. */
 static int lines_in_page_case(void)
 {
-	static const uint64_t one[] = { 0x80008 >> LINE_SHIFT };
-	static const uint64_t two[] = { 0x80000 >> LINE_SHIFT, 0x80040 >> LINE_SHIFT };
-	int failed = 0;
+	static const struct access_line one[] = { RAM_AT(0x80008, 0x10008) };
+	static const struct access_line two[] = { RAM_AT(0x80000, 0x1003c), RAM_AT(0x80040, 0x10040) };
+	static const struct access_line device[] = { { .vaddr = 0x12000, .place = PLACE_DEVICE } };
 
-	failed |= lines_of("8 bytes at 0x10008", 0x10008, 8, 1, one, PLACE_RAM);
-	failed |= lines_of("8 bytes at 0x1003c", 0x1003c, 8, 2, two, PLACE_RAM);
-	failed |= lines_of("4 bytes at 0x12000", 0x12000, 4, 1, NULL, PLACE_DEVICE);
-	return failed;
+	return LINES_OF(0x10008, 8, one) | LINES_OF(0x1003c, 8, two) | LINES_OF(0x12000, 4, device);
+}
+
+/*
+ * Across a page boundary the second line is on the next virtual page,
+ * which maps anywhere: at its own physical page (0x11000 at 0x33000, not
+ * 0x81000), or a device, or where QEMU gave no physical address, apart
+ * from the first line's.
+ */
+static int lines_across_pages_case(void)
+{
+	static const struct access_line ram[] = { RAM_AT(0x80fc0, 0x10ffc), RAM_AT(0x33000, 0x11000) };
+	static const struct access_line device[] = {
+		RAM_AT(0x33fc0, 0x11ffe), { .vaddr = 0x12000, .place = PLACE_DEVICE },
+	};
+	static const struct access_line unknown[] = {
+		{ .vaddr = 0xfff8, .place = PLACE_UNKNOWN }, RAM_AT(0x80000, 0x10000),
+	};
+
+	return LINES_OF(0x10ffc, 8, ram) | LINES_OF(0x11ffe, 4, device) |
+	       LINES_OF(0xfff8, 16, unknown);
 }
 
 int main(void)
@@ -177,6 +224,7 @@ int main(void)
 		{ "invalidate", invalidate_case },
 		{ "invalidated_way", invalidated_way_case },
 		{ "lines_in_page", lines_in_page_case },
+		{ "lines_across_pages", lines_across_pages_case },
 	};
 	int failures = 0;
 	size_t i;
