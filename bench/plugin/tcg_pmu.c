@@ -19,14 +19,17 @@
  * level), a store by one vCPU invalidates the line in the other vCPUs'
  * private levels; device (I/O) accesses and instruction fetches are not
  * modelled.
- * Defaults: Intel Xeon 5500 (Nehalem-EP): L1D 32 KiB 8-way, L2 256 KiB
- * 8-way per core, L3 8 MiB 16-way shared (Intel 64 and IA-32
+ * Defaults taken from Intel Xeon 5500 (Nehalem-EP): L1D 32 KiB 8-way, L2
+ * 256 KiB 8-way per core, L3 8 MiB 16-way shared (Intel 64 and IA-32
  * Architectures Optimization Reference Manual), and the load latencies of
  * Intel's "Performance Analysis Guide for Intel Core i7 Processor and
  * Intel Xeon 5500 processors": L2 hit ~10 cycles, L3 hit ~40, local DRAM
  * ~60 ns, 176 cycles at 2.93 GHz.  The record carries the raw counts;
  * pmu_rows adds model_cycles = insns + L2 hits x 10 + L3 hits x 40 + L3
- * misses x 176 from the latencies this file prints in its header.
+ * misses x 176 from the latencies this file prints in its header: a
+ * weighted count, not that CPU's cycles (no L1D hit latency, a
+ * non-inclusive L3 where Nehalem's is inclusive, misses that never
+ * overlap, no prefetch).
  *
  * An access across a line boundary touches both lines.  Across a page
  * boundary its second line is on the next page, which lies anywhere in
