@@ -34,14 +34,21 @@ all: bench
 
 progs: $(PROGS)
 
-# Host-side tools: the comparison and its unit test, the TCG plugin and
-# the reader of its records.
-tools: $(BIN_DIR)/compare $(BIN_DIR)/test_stats $(BIN_DIR)/tcg_pmu.so $(BIN_DIR)/pmu_rows
+# Host-side tools: the comparison and its unit test, the TCG plugin, the
+# unit test of its cache model and the reader of its records.
+tools: $(BIN_DIR)/compare $(BIN_DIR)/test_stats $(BIN_DIR)/tcg_pmu.so $(BIN_DIR)/test_cache_model \
+	$(BIN_DIR)/pmu_rows
 
 # Loaded by QEMU (scripts/boot.sh, the pmu and share phases).
-$(BIN_DIR)/tcg_pmu.so: bench/plugin/tcg_pmu.c
+$(BIN_DIR)/tcg_pmu.so: bench/plugin/tcg_pmu.c bench/plugin/cache_model.c bench/plugin/cache_model.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -shared -fPIC -fvisibility=hidden -pthread -o $@ $<
+	$(CC) $(CFLAGS) -shared -fPIC -fvisibility=hidden -pthread -o $@ bench/plugin/tcg_pmu.c \
+		bench/plugin/cache_model.c
+
+$(BIN_DIR)/test_cache_model: bench/plugin/test_cache_model.c bench/plugin/cache_model.c \
+		bench/plugin/cache_model.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ bench/plugin/test_cache_model.c bench/plugin/cache_model.c
 
 $(BIN_DIR)/pmu_rows: bench/plugin/pmu_rows.c bench/lib/results.c bench/lib/results.h
 	@mkdir -p $(@D)

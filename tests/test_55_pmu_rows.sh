@@ -1,11 +1,13 @@
 # shellcheck shell=bash
-# The plugin's records to rows (bench/plugin/pmu_rows.c) on records made
-# here, whose counts are known: per-operation division, model cycles from
-# the header's latencies, the shared-lines rule (a line one vCPU writes in
-# half its operations and another touches in half its own; not one
-# written once, nor one the other touches once, nor one written many
-# times in one operation), naming by data symbol or writing function, and
-# the refusals: windows or operations the guest and the plugin count
+# The plugin's cache model on traces whose hits and misses are worked
+# out by hand (bench/plugin/test_cache_model.c).  The plugin's records
+# to rows (bench/plugin/pmu_rows.c) on records made here, whose counts
+# are known: per-operation division, model cycles from the header's
+# latencies, the shared-lines rule (a line one vCPU writes in half its
+# operations and another touches in half its own; not one written once,
+# nor one the other touches once, nor one written many times in one
+# operation), naming by data symbol or writing function, and the
+# refusals: windows or operations the guest and the plugin count
 # differently, records of another format.  And the plugin itself refuses
 # arguments it does not know.
 . "$(dirname "$0")/lib.sh"
@@ -13,6 +15,8 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rows=build/bin/pmu_rows
+
+build/bin/test_cache_model || fail "the cache model's unit test: the cases marked 'not ok' above"
 
 # One vCPU: 10 operations, 1000 instructions, 20 L1D misses of which 10
 # miss L2 and 4 miss the LLC: per op 100 insns and model cycles

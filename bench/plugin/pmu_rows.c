@@ -15,7 +15,8 @@
  *   pmu boot (one vCPU): insns_per_op, l1d_ l2_ llc_misses_per_op,
  *     model_cycles_per_op = instructions + L2 hits x L2 latency + L3 hits
  *     x L3 latency + L3 misses x memory latency (the latencies in the
- *     plugin's header), and insns_icount_gap_pct, the icount time per
+ *     plugin's header: a weighted count, not a CPU's cycles,
+ *     docs/plugin.md), and insns_icount_gap_pct, the icount time per
  *     operation against those instructions (two marker NOPs a window and
  *     the clock's overhead apart, they agree).
  *   share boot, threads in lockstep (sched=lockstep, bench/user/

@@ -14,18 +14,32 @@
  * goes through the cache model, so a window starts with the caches the
  * guest left.
  *
- * The cache model: set-associative, LRU, 64-byte lines, physical
- * addresses, write-allocate, non-inclusive (a miss fills every level), a
- * store by one vCPU invalidates the line in the other vCPUs' private
- * levels; device (I/O) accesses and instruction fetches are not modelled.
- * Defaults: Intel Xeon 5500 (Nehalem-EP): L1D 32 KiB 8-way, L2 256 KiB
- * 8-way per core, L3 8 MiB 16-way shared (Intel 64 and IA-32
+ * The cache model (cache_model.c): set-associative, LRU, 64-byte lines,
+ * physical addresses, write-allocate, non-inclusive (a miss fills every
+ * level), a store by one vCPU invalidates the line in the other vCPUs'
+ * private levels; device (I/O) accesses and instruction fetches are not
+ * modelled.
+ * Defaults taken from Intel Xeon 5500 (Nehalem-EP): L1D 32 KiB 8-way, L2
+ * 256 KiB 8-way per core, L3 8 MiB 16-way shared (Intel 64 and IA-32
  * Architectures Optimization Reference Manual), and the load latencies of
  * Intel's "Performance Analysis Guide for Intel Core i7 Processor and
  * Intel Xeon 5500 processors": L2 hit ~10 cycles, L3 hit ~40, local DRAM
  * ~60 ns, 176 cycles at 2.93 GHz.  The record carries the raw counts;
  * pmu_rows adds model_cycles = insns + L2 hits x 10 + L3 hits x 40 + L3
- * misses x 176 from the latencies this file prints in its header.
+ * misses x 176 from the latencies this file prints in its header: a
+ * weighted count, not that CPU's cycles (no L1D hit latency, a
+ * non-inclusive L3 where Nehalem's is inclusive, misses that never
+ * overlap, no prefetch).
+ *
+ * An access across a line boundary touches both lines.  Across a page
+ * boundary its second line is on the next page, which lies anywhere in
+ * physical memory: translate() looks that page up on its own, as the
+ * first (QEMU's lookup reads its TLB, which the access has just filled
+ * for both pages).  A line QEMU gives no physical address for is not
+ * modelled but counted ("# unplaced" below; a line on stderr where there
+ * are any).  QEMU 7.2 always gives one: where its TLB misses (a device
+ * write flushed it) it answers with a device, and such a line passes for
+ * a device's; later QEMUs answer none there.
  *
  * Transfers: an access in a window to a line that another vCPU wrote in
  * one of its windows since this vCPU last touched it (a HITM on a real
@@ -45,6 +59,8 @@
  *     ops_written  (lines=on, after its W; the instructions of the
  *     window's first store and first load to the line, 0 for none; the
  *     operations that accessed it, that wrote it)
+ *   # unplaced N  (last: the lines of accesses in windows that QEMU gave
+ *     no physical address for)
  * seq counts the closed windows of that vCPU from 0, ops the openings of
  * the window: the operations, one opening each.
  *
@@ -59,6 +75,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cache_model.h"
 
 /* --- the QEMU plugin API, version 1 (the subset used here) --- */
 #define QEMU_PLUGIN_EXPORT __attribute__((visibility("default")))
@@ -112,19 +129,11 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
 /* --- end of the API --- */
 
-#define LINE_SHIFT 6
 #define MAX_VCPUS 64		/* a vCPU is a bit of a uint64_t mask */
 #define RECORDS_FORMAT 2	/* pmu_rows reads this one only */
 #define MARK_OPEN 1
 #define MARK_PAUSE 2
 #define MARK_CLOSE 3
-
-struct cache {
-	unsigned int sets, ways;
-	uint64_t *tag;		/* line number + 1; 0 is an empty way */
-	uint64_t *used;		/* LRU: the tick of the last access */
-	uint64_t tick;
-};
 
 /* A line a window touched (lines=on): open addressing, grown at 1/2. */
 struct line_use {
@@ -170,6 +179,7 @@ static struct {
 	unsigned long lat_l2, lat_llc, lat_mem;
 	struct line_owner *owner;
 	size_t owner_size, owner_used;
+	uint64_t unplaced;	/* lines in windows QEMU gave no physical address for */
 	/* One lock for the model: vCPUs invalidate each other's lines, and
 	 * with thread=multi they run at once. */
 	pthread_mutex_t lock;
@@ -198,48 +208,14 @@ static void *zalloc(size_t n, size_t size)
 	return p;
 }
 
-static void cache_init(struct cache *c, unsigned long bytes, unsigned long ways)
+static void cache_setup(struct cache *c, unsigned long bytes, unsigned long ways)
 {
-	unsigned long lines = bytes >> LINE_SHIFT;
+	int err = cache_init(c, bytes, ways);
 
-	if (!ways || !lines || lines % ways)
+	if (err == -ENOMEM)
+		die("out of memory%s", "");
+	if (err)
 		die("a cache of %s: the lines must fill whole sets", "this size and ways");
-	c->ways = ways;
-	c->sets = lines / ways;
-	c->tag = zalloc(lines, sizeof(*c->tag));
-	c->used = zalloc(lines, sizeof(*c->used));
-}
-
-/* Looks the line up, fills it on a miss (evicting the least recently
- * used way); true on a hit. */
-static bool cache_access(struct cache *c, uint64_t line)
-{
-	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
-	uint64_t *used = c->used + (line % c->sets) * c->ways;
-	unsigned int w, victim = 0;
-
-	c->tick++;
-	for (w = 0; w < c->ways; w++) {
-		if (tag[w] == line + 1) {
-			used[w] = c->tick;
-			return true;
-		}
-		if (used[w] < used[victim])
-			victim = w;
-	}
-	tag[victim] = line + 1;
-	used[victim] = c->tick;
-	return false;
-}
-
-static void cache_invalidate(struct cache *c, uint64_t line)
-{
-	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
-	unsigned int w;
-
-	for (w = 0; w < c->ways; w++)
-		if (tag[w] == line + 1)
-			tag[w] = 0;
 }
 
 static uint64_t hash(uint64_t line)
@@ -362,26 +338,49 @@ static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint6
 	}
 }
 
+/*
+ * QEMU's lookup reads its TLB for the address given, which the access
+ * that called back has just filled for each page it touched (cputlb.c:
+ * the second page of one across a page boundary cannot evict the first),
+ * so it answers for the access's next page as for its first.  Its handle
+ * is reused by the next lookup: read here.
+ */
+static enum place translate(void *info, uint64_t vaddr, uint64_t *phys)
+{
+	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(*(qemu_plugin_meminfo_t *)info, vaddr);
+
+	if (!hw)
+		return PLACE_UNKNOWN;
+	if (qemu_plugin_hwaddr_is_io(hw))
+		return PLACE_DEVICE;
+	*phys = qemu_plugin_hwaddr_phys_addr(hw);
+	return PLACE_RAM;
+}
+
+/* An access all on devices is no load or store; a line of a device is not
+ * modelled, nor one with no physical address (counted). */
 static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
-	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
-	uint64_t size = 1ULL << qemu_plugin_mem_size_shift(info);
-	bool store = qemu_plugin_mem_is_store(info);
-	uint64_t addr, first, last, line;
+	struct access_line line[ACCESS_MAX_LINES];
+	unsigned int i, n = access_lines(vaddr, 1ULL << qemu_plugin_mem_size_shift(info),
+					 translate, &info, line);
+	bool store = qemu_plugin_mem_is_store(info), memory = false;
 	struct vcpu *v;
 
-	if (hw && qemu_plugin_hwaddr_is_io(hw))
+	for (i = 0; i < n; i++)
+		memory |= line[i].place != PLACE_DEVICE;
+	if (!memory)
 		return;
-	addr = hw ? qemu_plugin_hwaddr_phys_addr(hw) : vaddr;
-	first = addr >> LINE_SHIFT;
-	last = (addr + size - 1) >> LINE_SHIFT;
 	pthread_mutex_lock(&pmu.lock);
 	v = &pmu.vcpu[index];
 	if (v->counting)
 		v->count[store ? STORES : LOADS]++;
-	for (line = first; line <= last; line++)
-		access_line(index, line, vaddr + ((line - first) << LINE_SHIFT), (uintptr_t)udata,
-			    store);
+	for (i = 0; i < n; i++) {
+		if (line[i].place == PLACE_RAM)
+			access_line(index, line[i].line, line[i].vaddr, (uintptr_t)udata, store);
+		else if (line[i].place == PLACE_UNKNOWN && v->counting)
+			pmu.unplaced++;
+	}
 	pthread_mutex_unlock(&pmu.lock);
 }
 
@@ -498,6 +497,10 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	for (i = 0; i < pmu.nvcpus; i++)
 		if (pmu.vcpu[i].open)
 			fprintf(pmu.out, "# vcpu %u: a window left open at exit, not written\n", i);
+	fprintf(pmu.out, "# unplaced %" PRIu64 "\n", pmu.unplaced);
+	if (pmu.unplaced)
+		fprintf(stderr, "tcg_pmu: %" PRIu64 " lines of accesses in windows not modelled:"
+			" QEMU gave no physical address for them\n", pmu.unplaced);
 	if (fclose(pmu.out))
 		fprintf(stderr, "tcg_pmu: writing the output: %s\n", strerror(errno));
 	pmu.out = NULL;
@@ -567,10 +570,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		die("cannot write %s", out);
 	pmu.vcpu = zalloc(pmu.nvcpus, sizeof(*pmu.vcpu));
 	for (i = 0; i < pmu.nvcpus; i++) {
-		cache_init(&pmu.vcpu[i].l1d, pmu.l1d_bytes, pmu.l1d_ways);
-		cache_init(&pmu.vcpu[i].l2, pmu.l2_bytes, pmu.l2_ways);
+		cache_setup(&pmu.vcpu[i].l1d, pmu.l1d_bytes, pmu.l1d_ways);
+		cache_setup(&pmu.vcpu[i].l2, pmu.l2_bytes, pmu.l2_ways);
 	}
-	cache_init(&pmu.llc, pmu.llc_bytes, pmu.llc_ways);
+	cache_setup(&pmu.llc, pmu.llc_bytes, pmu.llc_ways);
 	fprintf(pmu.out, "# tcg_pmu %d vcpus %u l1d %lu/%lu l2 %lu/%lu llc %lu/%lu lat %lu,%lu,%lu\n",
 		RECORDS_FORMAT, pmu.nvcpus, pmu.l1d_bytes, pmu.l1d_ways, pmu.l2_bytes,
 		pmu.l2_ways, pmu.llc_bytes, pmu.llc_ways, pmu.lat_l2, pmu.lat_llc, pmu.lat_mem);

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cache model of tcg_pmu.c (cache_model.h): linked into the plugin and
+ * into its host test, test_cache_model.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "cache_model.h"
+
+int cache_init(struct cache *c, unsigned long bytes, unsigned long ways)
+{
+	unsigned long lines = bytes >> LINE_SHIFT;
+
+	if (!ways || !lines || lines % ways)
+		return -EINVAL;
+	c->ways = ways;
+	c->sets = lines / ways;
+	c->tick = 0;
+	c->tag = calloc(lines, sizeof(*c->tag));
+	c->used = calloc(lines, sizeof(*c->used));
+	if (!c->tag || !c->used) {
+		free(c->tag);
+		free(c->used);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Evicts the least recently used way on a miss: an empty way first, its
+ * tick 0 older than any access's. */
+bool cache_access(struct cache *c, uint64_t line)
+{
+	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
+	uint64_t *used = c->used + (line % c->sets) * c->ways;
+	unsigned int w, victim = 0;
+
+	c->tick++;
+	for (w = 0; w < c->ways; w++) {
+		if (tag[w] == line + 1) {
+			used[w] = c->tick;
+			return true;
+		}
+		if (used[w] < used[victim])
+			victim = w;
+	}
+	tag[victim] = line + 1;
+	used[victim] = c->tick;
+	return false;
+}
+
+/* The way is empty again, and its tick 0 makes it the next fill's victim
+ * in the set: with its old tick, fills would evict valid lines while it
+ * stood empty. */
+void cache_invalidate(struct cache *c, uint64_t line)
+{
+	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
+	uint64_t *used = c->used + (line % c->sets) * c->ways;
+	unsigned int w;
+
+	for (w = 0; w < c->ways; w++)
+		if (tag[w] == line + 1)
+			tag[w] = used[w] = 0;
+}
+
+/*
+ * A line of the access per virtual line it touches: a virtual line lies
+ * within one page, and within a page the physical lines follow the
+ * virtual ones; a line on the next page is that page's, translated on its
+ * own.
+ */
+unsigned int access_lines(uint64_t vaddr, uint64_t size, translate_fn translate, void *ctx,
+			  struct access_line out[ACCESS_MAX_LINES])
+{
+	uint64_t va, base = vaddr, phys = 0, last = (vaddr + size - 1) >> LINE_SHIFT;
+	enum place place = translate(ctx, vaddr, &phys);
+	unsigned int n = 0;
+
+	for (va = vaddr;; va = ((va >> LINE_SHIFT) + 1) << LINE_SHIFT) {
+		if (va >> PAGE_SHIFT != base >> PAGE_SHIFT) {
+			base = va;
+			phys = 0;
+			place = translate(ctx, va, &phys);
+		}
+		out[n++] = (struct access_line){ .line = (phys + (va - base)) >> LINE_SHIFT,
+						 .vaddr = va, .place = place };
+		if (n == ACCESS_MAX_LINES || va >> LINE_SHIFT == last)
+			return n;
+	}
+}

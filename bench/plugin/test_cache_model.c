@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of cache_model.c, tcg_pmu's cache model: address traces
+ * replayed against hit and miss sequences worked out by hand, and the
+ * lines of guest accesses under a made-up page table.  Prints KTAP; exits
+ * non-zero on a failure.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cache_model.h"
+
+/* A step of a trace: 'a' accesses the line, 'i' invalidates it. */
+struct step {
+	char op;
+	uint64_t line;
+};
+
+/*
+ * Replays @n steps on a fresh cache of @bytes/@ways and compares its
+ * hits (H) and misses (M), one letter per access, to @want.
+ */
+static int replay(const char *name, unsigned long bytes, unsigned long ways,
+		  const struct step *steps, size_t n, const char *want)
+{
+	char got[256] = "";
+	struct cache c;
+	size_t i, len = 0;
+
+	if (cache_init(&c, bytes, ways)) {
+		printf("# %s: no cache of %lu/%lu\n", name, bytes, ways);
+		return 1;
+	}
+	for (i = 0; i < n && len + 1 < sizeof(got); i++) {
+		if (steps[i].op == 'i')
+			cache_invalidate(&c, steps[i].line);
+		else
+			got[len++] = cache_access(&c, steps[i].line) ? 'H' : 'M';
+	}
+	got[len] = '\0';
+	free(c.tag);
+	free(c.used);
+	if (!strcmp(got, want))
+		return 0;
+	printf("# %s: %s, want %s\n", name, got, want);
+	return 1;
+}
+
+#define REPLAY(name, bytes, ways, steps, want) \
+	replay(name, bytes, ways, steps, sizeof(steps) / sizeof(steps[0]), want)
+
+/* One set of 4 ways: a miss evicts the way least recently used. */
+static int lru_case(void)
+{
+	static const struct step steps[] = {
+		{ 'a', 0 }, { 'a', 1 }, { 'a', 2 }, { 'a', 3 },	/* 4 misses */
+		{ 'a', 0 },	/* hit; LRU order now 1 2 3 0 */
+		{ 'a', 4 },	/* miss, evicts 1: 2 3 0 4 */
+		{ 'a', 1 },	/* miss, evicts 2: 3 0 4 1 */
+		{ 'a', 0 },	/* hit: 3 4 1 0 */
+		{ 'a', 2 },	/* miss, evicts 3: 4 1 0 2 */
+		{ 'a', 3 },	/* miss, evicts 4: 1 0 2 3 */
+	};
+
+	return REPLAY("lru", 4 << LINE_SHIFT, 4, steps, "MMMMHMMHMM");
+}
+
+/* Two sets of 2 ways: even lines in set 0, odd in set 1; a miss in one
+ * set evicts nothing from the other. */
+static int sets_case(void)
+{
+	static const struct step steps[] = {
+		{ 'a', 0 }, { 'a', 1 }, { 'a', 2 }, { 'a', 3 },	/* 4 misses */
+		{ 'a', 4 },	/* miss, evicts 0 from set 0 */
+		{ 'a', 1 },	/* hit: set 1 as it was */
+		{ 'a', 0 },	/* miss */
+	};
+
+	return REPLAY("sets", 4 << LINE_SHIFT, 2, steps, "MMMMMHM");
+}
+
+/* An invalidated line misses again; invalidating a line not held
+ * changes nothing. */
+static int invalidate_case(void)
+{
+	static const struct step steps[] = {
+		{ 'a', 0 }, { 'a', 1 },	/* 2 misses */
+		{ 'i', 1 }, { 'i', 5 },
+		{ 'a', 1 },	/* miss: dropped */
+		{ 'a', 0 },	/* hit */
+	};
+
+	return REPLAY("invalidate", 4 << LINE_SHIFT, 4, steps, "MMMH");
+}
+
+/*
+ * A line another vCPU wrote frees its way, which the next fill in the set
+ * takes: the L1D's geometry (32 KiB, 8 ways, 64 sets), set 0 filled with
+ * lines 0, 64, ... 448, 448 invalidated (the most recently used), then a
+ * new line 512 and the seven others again: 9 misses, then 7 hits.  A
+ * fill that evicted the least recently used valid line instead (0) would
+ * start a chain in which each of the seven evicts the next: 7 misses
+ * more.
+ */
+static int invalidated_way_case(void)
+{
+	static const struct step steps[] = {
+		{ 'a', 0 }, { 'a', 64 }, { 'a', 128 }, { 'a', 192 },
+		{ 'a', 256 }, { 'a', 320 }, { 'a', 384 }, { 'a', 448 },
+		{ 'i', 448 },
+		{ 'a', 512 },
+		{ 'a', 0 }, { 'a', 64 }, { 'a', 128 }, { 'a', 192 },
+		{ 'a', 256 }, { 'a', 320 }, { 'a', 384 },
+	};
+
+	return REPLAY("invalidated_way", 32768, 8, steps, "MMMMMMMMMHHHHHHH");
+}
+
+/* A made-up page table: virtual page 0x10 at physical page 0x80, 0x11
+ * at 0x33 (not the next one), 0x12 a device; no physical address for the
+ * others.  Counts its calls in *ctx. */
+static enum place fake_translate(void *ctx, uint64_t vaddr, uint64_t *phys)
+{
+	++*(unsigned int *)ctx;
+	switch (vaddr >> 12) {
+	case 0x10:
+		*phys = 0x80000 | (vaddr & 0xfff);
+		return PLACE_RAM;
+	case 0x11:
+		*phys = 0x33000 | (vaddr & 0xfff);
+		return PLACE_RAM;
+	case 0x12:
+		return PLACE_DEVICE;
+	default:
+		return PLACE_UNKNOWN;
+	}
+}
+
+static void print_lines(const struct access_line *line, unsigned int n)
+{
+	static const char *const place_name[] = { "RAM", "device", "unknown" };
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		printf(" [%#" PRIx64 ": %s", line[i].vaddr, place_name[line[i].place]);
+		if (line[i].place == PLACE_RAM)
+			printf(" line %#" PRIx64, line[i].line << LINE_SHIFT);
+		printf("]");
+	}
+}
+
+/* Checks an access's lines against @want: each line's place and virtual
+ * line, and its physical line where it is RAM; and one translation per
+ * page. */
+static int lines_of(uint64_t vaddr, uint64_t size, const struct access_line *want,
+		    unsigned int want_n)
+{
+	struct access_line got[ACCESS_MAX_LINES];
+	unsigned int i, calls = 0, n = access_lines(vaddr, size, fake_translate, &calls, got);
+	unsigned int pages = 1 + (want_n == 2 &&
+				  want[0].vaddr >> PAGE_SHIFT != want[1].vaddr >> PAGE_SHIFT);
+	int failed = n != want_n;
+
+	if (calls != pages) {
+		printf("# %" PRIu64 " bytes at %#" PRIx64 ": %u translations, want %u\n", size,
+		       vaddr, calls, pages);
+		failed = 1;
+	}
+
+	for (i = 0; i < n && i < want_n; i++)
+		failed |= got[i].place != want[i].place ||
+			  got[i].vaddr >> LINE_SHIFT != want[i].vaddr >> LINE_SHIFT ||
+			  (want[i].place == PLACE_RAM && got[i].line != want[i].line);
+	if (!failed)
+		return 0;
+	printf("# %" PRIu64 " bytes at %#" PRIx64 ":", size, vaddr);
+	print_lines(got, n);
+	printf("; want");
+	print_lines(want, want_n);
+	printf("\n");
+	return 1;
+}
+
+#define LINES_OF(vaddr, size, want) lines_of(vaddr, size, want, sizeof(want) / sizeof(want[0]))
+#define RAM_AT(phys, va) { .line = (phys) >> LINE_SHIFT, .vaddr = (va), .place = PLACE_RAM }
+
+/* Within a page: one line, or the two an access across a line boundary
+ * touches; a device's access is one. */
+static int lines_in_page_case(void)
+{
+	static const struct access_line one[] = { RAM_AT(0x80008, 0x10008) };
+	static const struct access_line two[] = { RAM_AT(0x80000, 0x1003c), RAM_AT(0x80040, 0x10040) };
+	static const struct access_line device[] = { { .vaddr = 0x12000, .place = PLACE_DEVICE } };
+
+	return LINES_OF(0x10008, 8, one) | LINES_OF(0x1003c, 8, two) | LINES_OF(0x12000, 4, device);
+}
+
+/*
+ * Across a page boundary the second line is on the next virtual page,
+ * which maps anywhere: at its own physical page (0x11000 at 0x33000, not
+ * 0x81000), or a device, or where QEMU gave no physical address, apart
+ * from the first line's.
+ */
+static int lines_across_pages_case(void)
+{
+	static const struct access_line ram[] = { RAM_AT(0x80fc0, 0x10ffc), RAM_AT(0x33000, 0x11000) };
+	static const struct access_line device[] = {
+		RAM_AT(0x33fc0, 0x11ffe), { .vaddr = 0x12000, .place = PLACE_DEVICE },
+	};
+	static const struct access_line unknown[] = {
+		{ .vaddr = 0xfff8, .place = PLACE_UNKNOWN }, RAM_AT(0x80000, 0x10000),
+	};
+
+	return LINES_OF(0x10ffc, 8, ram) | LINES_OF(0x11ffe, 4, device) |
+	       LINES_OF(0xfff8, 16, unknown);
+}
+
+int main(void)
+{
+	static const struct { const char *name; int (*run)(void); } cases[] = {
+		{ "lru", lru_case },
+		{ "sets", sets_case },
+		{ "invalidate", invalidate_case },
+		{ "invalidated_way", invalidated_way_case },
+		{ "lines_in_page", lines_in_page_case },
+		{ "lines_across_pages", lines_across_pages_case },
+	};
+	int failures = 0;
+	size_t i;
+
+	printf("KTAP version 1\n1..%zu\n", sizeof(cases) / sizeof(cases[0]));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int failed = cases[i].run();
+
+		printf("%sok %zu %s\n", failed ? "not " : "", i + 1, cases[i].name);
+		failures += failed;
+	}
+	return failures ? 1 : 0;
+}
