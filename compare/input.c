@@ -209,8 +209,9 @@ void fill_absent_counts(void)
 	}
 }
 
-/* A JSON file parsed, or NULL where there is none. */
-static struct json *read_json_file(const char *path)
+/* A JSON file parsed, or NULL where there is none; one that does not
+ * parse is fatal, or where @optional a warning and NULL. */
+static struct json *read_json_file(const char *path, int optional)
 {
 	char err[128], *text;
 	struct json *doc;
@@ -228,8 +229,10 @@ static struct json *read_json_file(const char *path)
 	fclose(f);
 	doc = json_parse(text, err, sizeof(err));
 	free(text);
-	if (!doc)
+	if (!doc && !optional)
 		die("%s: %s", path, err);
+	if (!doc)
+		fprintf(stderr, "compare: warning: %s left out: %s\n", path, err);
 	return doc;
 }
 
@@ -241,7 +244,7 @@ void read_meta(const char *samples)
 	struct meta *m;
 
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	doc = read_json_file(path);
+	doc = read_json_file(path, 0);
 	if (!doc) {
 		free(copy);
 		return;		/* a synthetic samples.csv has no meta.json */
@@ -252,7 +255,7 @@ void read_meta(const char *samples)
 	m->path = xstrdup(path);
 	m->mode = json_get_string(doc, "mode", "unknown");	/* doc is kept */
 	snprintf(path, sizeof(path), "%s/race.json", dir);
-	m->race = read_json_file(path);
+	m->race = read_json_file(path, 1);
 	free(copy);
 }
 

@@ -8,7 +8,10 @@
  *
  * A count changed in kind when its whole number per operation differs on
  * every boot: the census's fractions (0.01, a timer tick in a hundred
- * opens) do not count, a lock that stopped being taken does.  Every
+ * opens) do not count, a lock that stopped being taken does.  A side with
+ * a boot further than WHOLE_SLACK from a whole number (a lock taken every
+ * other operation) is no whole count, and the count is left to the
+ * tables.  Every
  * COUNT metric of bench/benchmarks.def is such a count, and so is a
  * sharing boot's lines per operation (its threads in lockstep repeat
  * exactly).
@@ -39,10 +42,19 @@ static int is_shared_lines(const struct comparison *x)
 	return !strcmp(x->metric, "shared_lines_per_op");
 }
 
-static void whole_range(const double *v, size_t n, long *lo, long *hi)
+#define WHOLE_SLACK 0.1
+
+/* The range of @v's whole numbers; false where one is not near one. */
+static int whole_range(const double *v, size_t n, long *lo, long *hi)
 {
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fabs(v[i] - round(v[i])) > WHOLE_SLACK)
+			return 0;
 	*lo = lround(min_of(v, n));
 	*hi = lround(max_of(v, n));
+	return n > 0;
 }
 
 static size_t phase_index(const char *param)
@@ -93,7 +105,11 @@ static void item_name(char *buf, size_t size, const struct comparison *x)
 	while (*p) {
 		size_t len = strcspn(p, ",");
 
-		if (strncmp(p, "phase=", 6) && (size_t)(out - buf) + len + 2 < size) {
+		if (strncmp(p, "phase=", 6)) {
+			if ((size_t)(out - buf) + len + 5 > size) {
+				strcpy(out, ",...");	/* never two params as one item */
+				return;
+			}
 			out += sprintf(out, "%s%.*s", out == buf ? "" : ",", (int)len, p);
 		}
 		p += len + (p[len] == ',');
@@ -153,20 +169,25 @@ static void site_changes(char *buf, size_t size, const struct comparison *x)
 
 		size_t more = 0;
 
-		for (i = 0; i < nfrom && len < size; i++) {
+		for (i = 0; i < nfrom; i++) {
+			int need;
+
 			if (has_name(to, nto, from[i]))
 				continue;
-			if (shown == SITES_SHOWN) {
+			need = snprintf(NULL, 0, "%s%s%s", shown ? ", " : len ? "; " : "",
+					shown ? "" : side ? "new " : "gone ", from[i]);
+			/* room kept for " and N more" */
+			if (shown == SITES_SHOWN || len + (size_t)need + 24 >= size) {
 				more++;
 				continue;
 			}
-			len += (size_t)snprintf(buf + len, size - len, "%s%s%s",
-						shown ? ", " : len ? "; " : "",
-						shown ? "" : side ? "new " : "gone ", from[i]);
+			len += (size_t)sprintf(buf + len, "%s%s%s", shown ? ", " : len ? "; " : "",
+					       shown ? "" : side ? "new " : "gone ", from[i]);
 			shown++;
 		}
-		if (more && len < size)
-			len += (size_t)snprintf(buf + len, size - len, " and %zu more", more);
+		if (more)
+			len += (size_t)sprintf(buf + len, "%s%s %zu more", shown ? " and" : len ? "; " : "",
+					       shown ? "" : side ? "new:" : "gone:", more);
 	}
 	for (i = 0; i < nb; i++)
 		free(base[i]);
@@ -185,6 +206,8 @@ static int cmp_kind_change(const void *a, const void *b)
 		return y->line_zero - x->line_zero;
 	if (x->order != y->order)
 		return x->order - y->order;
+	if (strcmp(x->line, y->line))	/* a line's counts together */
+		return strcmp(x->line, y->line);
 	if (x->zero != y->zero)
 		return y->zero - x->zero;
 	if (dx != dy)
@@ -206,8 +229,9 @@ size_t kind_changes(const struct comparison *c, size_t n, const char *variant,
 		if (strcmp(x->variant, variant) || !x->base || !x->var ||
 		    (x->decl->kind != COUNT && !is_shared_lines(x)))
 			continue;
-		whole_range(x->bmed, x->nb, &ch.from_lo, &ch.from_hi);
-		whole_range(x->vmed, x->nv, &ch.to_lo, &ch.to_hi);
+		if (!whole_range(x->bmed, x->nb, &ch.from_lo, &ch.from_hi) ||
+		    !whole_range(x->vmed, x->nv, &ch.to_lo, &ch.to_hi))
+			continue;
 		if (is_shared_lines(x))
 			site_changes(ch.sites, sizeof(ch.sites), x);
 		if (ch.to_lo <= ch.from_hi && ch.from_lo <= ch.to_hi && !ch.sites[0])

@@ -38,7 +38,7 @@ const char *race_mark(const char *arm)
  * A control that passed says the check did not catch its planted bug. */
 void print_race_outcome(FILE *out)
 {
-	const struct json *doc = race_doc(), *e, *unfinished;
+	const struct json *doc = race_doc(), *e, *unfinished, *checks;
 	char rounds[32];
 
 	if (!doc) {
@@ -50,17 +50,22 @@ void print_race_outcome(FILE *out)
 			fprintf(out, " Race check: asked for (RACE=1), but the run has no race.json: it stopped before the check.");
 		return;
 	}
-	snprintf(rounds, sizeof(rounds), "%.0f", json_get(doc, "rounds") ?
-		 json_get(doc, "rounds")->number : 0);
-	fprintf(out, " Race check (%s, %.0f vCPUs, %s rounds, slab poisoning):",
-		json_get_string(doc, "mode", "?"),
-		json_get(doc, "vcpus") ? json_get(doc, "vcpus")->number : 0, rounds);
-	for (e = json_get(doc, "checks") ? json_get(doc, "checks")->child : NULL; e; e = e->next) {
+	checks = json_get(doc, "checks");
+	if (checks && checks->child) {
+		snprintf(rounds, sizeof(rounds), "%.0f", json_get(doc, "rounds") ?
+			 json_get(doc, "rounds")->number : 0);
+		fprintf(out, " Race check (%s, %.0f vCPUs, %s rounds, slab poisoning):",
+			json_get_string(doc, "mode", "?"),
+			json_get(doc, "vcpus") ? json_get(doc, "vcpus")->number : 0, rounds);
+	} else {
+		fprintf(out, " Race check: no outcome");
+	}
+	for (e = checks ? checks->child : NULL; e; e = e->next) {
 		const char *result = json_get_string(e, "result", "?");
 		const char *evidence = json_get_string(e, "evidence", "");
 		int control = !strcmp(json_get_string(e, "expected", ""), "fail");
 
-		fprintf(out, "%s %s%s %s", e == json_get(doc, "checks")->child ? "" : ";",
+		fprintf(out, "%s %s%s %s", e == checks->child ? "" : ";",
 			control ? "control " : "", json_get_string(e, "arm", "?"),
 			!strcmp(result, "pass") ? "pass" : "FAIL");
 		if (control)
@@ -72,7 +77,8 @@ void print_race_outcome(FILE *out)
 	}
 	unfinished = json_get(doc, "unfinished");
 	for (e = unfinished ? unfinished->child : NULL; e; e = e->next)
-		fprintf(out, "%s on base %s it did not finish (see the run's race-%s/)",
-			e == unfinished->child ? "; " : ", ", e->string, e->string);
+		if (e->type == JSON_STRING)
+			fprintf(out, "%s on base %s it did not finish (see the run's race-%s/)",
+				e == unfinished->child ? "; " : ", ", e->string, e->string);
 	fprintf(out, ".");
 }

@@ -345,7 +345,8 @@ if [ "$RACE" = 1 ]; then
 		'[inputs] as $races | {mode: $races[0].mode, vcpus: $races[0].vcpus, rounds: $races[0].rounds,
 		  unfinished: $unfinished, checks: [$races[] as $r | $r.checks[] |
 			. + {base: $r.base, arm: (if $multi == 1 then .variant + ":" + $r.base_key else .variant end)}]}' \
-		"${finished[@]}" < /dev/null > "$run/race.json"
+		"${finished[@]}" < /dev/null > "$run/race.json.tmp"
+	mv "$run/race.json.tmp" "$run/race.json"
 	t_race=$(( $(date +%s) - t_race ))
 fi
 
@@ -379,6 +380,6 @@ spent+=", report $(minutes "$t_report")"
 	echo "$spent"
 	printf 'kernels: %s\n' "$(printf '%s, ' "${kernel_times[@]}" | sed 's/, $//')"
 	echo "the boots' slowest steps, host seconds summed over boots (profile.tsv has every step):"
-	tail -n +2 "$run/profile.tsv" | head -10 | awk -F'\t' '{ printf "  %7.1f s  %-6s %3d boots  %s\n", $4, $1, $3, $2 }'
+	awk -F'\t' 'NR > 1 && NR <= 11 { printf "  %7.1f s  %-6s %3d boots  %s\n", $4, $1, $3, $2 }' "$run/profile.tsv"
 } > "$run/time.txt"
 log "time: $spent"

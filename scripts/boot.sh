@@ -75,24 +75,20 @@ boot_progress() {	# boot_progress T0
 	log "$variant: booted $(( ($(date +%s) - $1) / 60 ))m ago, guest at: ${at:-kernel boot}"
 }
 
-# The serial console goes through this host, line by line, into
-# serial.log; each line the guest's init or suite logs (the start of a
-# step) goes to steps.tsv with the host seconds since QEMU started, and
+# The serial console goes through this host: tee writes it to serial.log
+# as it comes, and each line the guest's init or suite logs (the start of
+# a step) goes on to steps.tsv with the host seconds since QEMU started;
 # QEMU's exit closes it: the boot's profile, which merge.sh sums per step.
-stamp_serial() {
-	local start=${EPOCHREALTIME/./} line now
-	while IFS= read -r line || [ -n "$line" ]; do
-		printf '%s\n' "$line" >&3
-		case $line in
-		*cdevbench-init:* | *cdevbench-suite:*)
-			now=${EPOCHREALTIME/./} line=${line%$'\r'}
-			printf '%d.%02d\t%s\n' $(((now - start) / 1000000)) \
-				$(((now - start) % 1000000 / 10000)) "${line#*cdevbench-}" >&4
-			;;
-		esac
+# (EPOCHREALTIME's decimal point is the locale's: only its digits count.)
+stamp_steps() {
+	local start=${EPOCHREALTIME//[!0-9]/} line now
+	while IFS= read -r line; do
+		now=${EPOCHREALTIME//[!0-9]/} line=${line%$'\r'}
+		printf '%d.%02d\t%s\n' $(((now - start) / 1000000)) \
+			$(((now - start) % 1000000 / 10000)) "${line#*cdevbench-}" || return
 	done
-	now=${EPOCHREALTIME/./}
-	printf '%d.%02d\tqemu exit\n' $(((now - start) / 1000000)) $(((now - start) % 1000000 / 10000)) >&4
+	now=${EPOCHREALTIME//[!0-9]/}
+	printf '%d.%02d\tqemu exit\n' $(((now - start) / 1000000)) $(((now - start) % 1000000 / 10000))
 }
 
 rm -f "$boot_dir/exit-status"
@@ -110,8 +106,17 @@ timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
 	-kernel "$bzimage" -append "${cmdline[*]}" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$boot_dir,mount_tag=results,security_model=none,multidevs=remap" \
-	2> "$boot_dir/qemu.log" | stamp_serial 3> "$boot_dir/serial.log" 4> "$boot_dir/steps.tsv" ||
-	rc=${PIPESTATUS[0]}
+	2> "$boot_dir/qemu.log" | tee "$boot_dir/serial.log" |
+	grep -a --line-buffered -E 'cdevbench-(init|suite):' | stamp_steps > "$boot_dir/steps.tsv" ||
+	{
+		# QEMU's status; else a serial.log or steps.tsv that could not be
+		# written (grep's 1 is a console without a step line)
+		statuses=("${PIPESTATUS[@]}")
+		rc=${statuses[0]}
+		[ "$rc" != 0 ] || [ "${statuses[1]}" = 0 ] || rc=${statuses[1]}
+		[ "$rc" != 0 ] || [ "${statuses[2]}" -le 1 ] || rc=${statuses[2]}
+		[ "$rc" != 0 ] || rc=${statuses[3]}
+	}
 kill "$progress"
 
 tail_log() {

@@ -56,8 +56,8 @@ mv "$run/samples.csv.tmp" "$run/samples.csv"
 {
 	printf 'phase\tstep\tboots\tseconds\n'
 	for u in "${units[@]}"; do
-		[ ! -s "$run/$u/steps.tsv" ] || unit_profile "$run/$u" | sed "s/^/${phase[$u]}\t/"
-	done | awk -F'\t' '{ k = $1 "\t" $2; s[k] += $3; n[k]++ }
+		[ ! -s "$run/$u/steps.tsv" ] || unit_profile "$run/$u" | sed "s|^|$u\t${phase[$u]}\t|"
+	done | awk -F'\t' '{ k = $2 "\t" $3; s[k] += $4; if (!((k, $1) in seen)) { seen[k, $1]; n[k]++ } }
 		END { for (k in s) printf "%s\t%d\t%.1f\n", k, n[k], s[k] }' | sort -t$'\t' -k4,4gr -k2,2
 } > "$run/profile.tsv"
 

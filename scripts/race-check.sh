@@ -54,7 +54,7 @@ check() {
 		# ok"; a known failure's comes before an "ok ... # XFAIL"), else
 		# the boot's last word
 		evidence=$(grep -m1 -E 'BUG: |BUG [^ ]+ \(|general protection|Oops|WARNING: CPU|refcount_t' \
-			"$dir/serial.log" ||
+			"$dir/serial.log" | tr -d '\r' ||
 			grep -B1 '^not ok' "$dir/selftest.tap" | grep -m1 -E '^# [a-z_]+:[0-9]+: ' ||
 			tail -1 "$dir/boot.log")
 	fi
@@ -76,7 +76,8 @@ cat "$run/summary.txt"
 jq -s --arg base "$BASE" --arg base_key "$BASE_KEY" --arg mode "$MODE" \
 	--argjson vcpus "$VCPUS" --argjson rounds "$RACE_ROUNDS" \
 	'{base: $base, base_key: $base_key, mode: $mode, vcpus: $vcpus, rounds: $rounds, checks: .}' \
-	"$run/checks.jsonl" > "$run/race.json"
+	"$run/checks.jsonl" > "$run/race.json.tmp"
+mv "$run/race.json.tmp" "$run/race.json"
 rm "$run/checks.jsonl"
 [ $status = 0 ] || die "race check: a variant failed or a control passed; see $run"
 log "race check passed: $run/summary.txt"

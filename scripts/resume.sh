@@ -11,6 +11,8 @@
 # counts the attempt, and meta.json's "sittings" lists the units each
 # resume ran, which the report's first lines name.
 set -euo pipefail
+# The report is against the run's own baseline unless one is given.
+baseline_given=${BASELINE:-}
 . "$(dirname "$0")/lib.sh"
 
 run=$(cd "$RUN" 2> /dev/null && pwd -P) || die "no run at $RUN: make resume RUN=<a run's folder>"
@@ -24,6 +26,12 @@ status=$(cat "$run/status")
 # free.
 exec 9> "$(dirname "$run")/.lock"
 flock -n 9 || die "a 'make bench' is using $(dirname "$run"); wait for it"
+# A Slurm array job's tasks hold no lock here and outlive a bench.sh that
+# was killed: their units are running, not stopped.
+if [ -f "$run/slurm/job" ] && [ -n "$(squeue -h -j "$(cat "$run/slurm/job")" 2> /dev/null)" ]; then
+	die "the run's Slurm job $(cat "$run/slurm/job") still has tasks in the queue: wait for it, or scancel it"
+fi
+BASELINE=${baseline_given:-$(jq -r '.baseline // "stock"' "$run/meta.json")}
 
 mapfile -t units < "$run/units.list"
 pending=()
@@ -68,13 +76,17 @@ sitting=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 log "resuming $(basename "$run") (status $status): ${#pending[@]} of ${#units[@]} units: ${pending[*]}"
 for u in "${pending[@]}"; do
 	dir=$run/$u
+	# attempts are counted by the folders earlier ones left, whatever an
+	# interrupted one did or did not write
 	attempt=1
-	if [ -f "$dir/ran.json" ]; then
-		attempt=$(( $(jq '.attempt // 1' "$dir/ran.json") + 1 ))
-		mkdir "$dir/attempt-$((attempt - 1))"
+	while [ -e "$dir/attempt-$attempt" ]; do attempt=$((attempt + 1)); done
+	if [ -n "$(find "$dir" -mindepth 1 -maxdepth 1 ! -name 'attempt-*' ! -name unit.env \
+		! -name expected.json ! -name suite.env -print -quit)" ]; then
+		mkdir "$dir/attempt-$attempt"
 		find "$dir" -mindepth 1 -maxdepth 1 ! -name 'attempt-*' ! -name unit.env \
 			! -name expected.json ! -name suite.env \
-			-exec mv -t "$dir/attempt-$((attempt - 1))" {} +
+			-exec mv -t "$dir/attempt-$attempt" {} +
+		attempt=$((attempt + 1))
 	fi
 	UNIT_ATTEMPT=$attempt UNIT_SITTING=$sitting "$RIG_ROOT/scripts/unit.sh" "$dir" || true
 done
@@ -86,6 +98,8 @@ echo "resumed $sitting: ${#pending[@]} units, $(( $(date +%s) - $(date -d "$sitt
 RUN=$run "$RIG_ROOT/scripts/merge.sh"
 if jq -e --arg b "$BASELINE" '. as $m | $m.variants | has($b) or has($b + ":" + ($m.bases[0].key // ""))' \
 	"$run/meta.json" > /dev/null; then
-	RUN=$run "$RIG_ROOT/scripts/compare.sh"
+	BASELINE=$BASELINE RUN=$run "$RIG_ROOT/scripts/compare.sh"
 fi
+! jq -e '.race == true' "$run/meta.json" > /dev/null || [ -f "$run/race.json" ] ||
+	log "the run asked for the race check (RACE=1), which a resume does not run: make race-check for it"
 log "resumed: $run"

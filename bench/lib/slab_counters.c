@@ -56,7 +56,8 @@ int slab_open_counters(void)
 	d = opendir("/sys/kernel/slab");
 	if (!d)
 		return -1;
-	while ((e = readdir(d)) && ncaches < MAX_CACHES) {
+	/* a slot is kept for kmalloc-8 */
+	while ((e = readdir(d)) && ncaches < MAX_CACHES - 1) {
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", e->d_name);
@@ -76,7 +77,7 @@ int slab_open_counters(void)
 			ncaches++;
 	}
 	closedir(d);
-	if (last_fd >= 0 && ncaches < MAX_CACHES)
+	if (last_fd >= 0)
 		shrink_fd[ncaches++] = last_fd;
 	slabinfo_fd = open("/proc/slabinfo", O_RDONLY);
 	drop_caches_fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
@@ -126,21 +127,41 @@ static int read_totals(struct slab_totals *t)
 	return 0;
 }
 
-/* The caches whose bytes differ between the last two readings. */
+/* Cache @name's entry in reading @r, or NULL. */
+static const struct cache_bytes *reading_of(int r, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nreadings[r]; i++)
+		if (!strcmp(readings[r][i].name, name))
+			return &readings[r][i];
+	return NULL;
+}
+
+static long long reading_bytes(int r, const char *name)
+{
+	const struct cache_bytes *c = reading_of(r, name);
+
+	return c ? c->bytes : 0;
+}
+
+/* The caches whose bytes differ between the last two readings, those in
+ * either. */
 static void print_moved_caches(void)
 {
-	const struct cache_bytes *now = readings[last], *before = readings[!last];
-	int i, j;
+	int i, r;
 
-	for (i = 0; i < nreadings[last]; i++) {
-		long long was = 0;
+	for (r = 0; r < 2; r++) {
+		int now = r ? !last : last;
 
-		for (j = 0; j < nreadings[!last] && strcmp(before[j].name, now[i].name); j++)
-			;
-		if (j < nreadings[!last])
-			was = before[j].bytes;
-		if (now[i].bytes != was)
-			fprintf(stderr, " %s %+lld bytes", now[i].name, now[i].bytes - was);
+		for (i = 0; i < nreadings[now]; i++) {
+			const char *name = readings[now][i].name;
+			long long diff = reading_bytes(last, name) - reading_bytes(!last, name);
+
+			/* a cache in both readings is named once, from the last */
+			if (diff && (!r || !reading_of(last, name)))
+				fprintf(stderr, " %s %+lld bytes", name, diff);
+		}
 	}
 	fprintf(stderr, "\n");
 }
