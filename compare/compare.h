@@ -110,6 +110,14 @@ size_t boot_medians(const struct group *g, double *med, double *rep_spread);
 double min_of(const double *v, size_t n);
 double max_of(const double *v, size_t n);
 double boot_spread(const double *med, size_t nb);
+/* Is the group's metric one that gets a verdict (SAMPLE or COUNT)? */
+int tested(const struct group *g);
+/* Decide comparisons whose base, var, decl, metric, param and variant
+ * are set (a side without a group is "missing"), as every comparison is
+ * decided; in t+gap Holm runs within each family of these alone, whose
+ * sizes go to family. */
+void decide_all(struct comparison *c, size_t n, size_t family[2]);
+/* Every variant's comparisons against the baseline, decided. */
 struct comparison *compare_all(size_t *count);
 int changed(const struct comparison *x);
 const struct comparison *find_comparison(const struct comparison *c, size_t n,
