@@ -131,6 +131,8 @@ void print_tables(const struct comparison *c, size_t n, int md);
  * indent. */
 void print_wrapped(const char *text, int width, const char *indent);
 void fprint_wrapped(FILE *out, const char *text, int width, const char *indent);
+/* The same, the first line after first, the others after rest. */
+void fprint_hanging(FILE *out, const char *text, int width, const char *first, const char *rest);
 
 /* kind.c: a count per operation that changed in whole numbers on every
  * boot (or a shared-lines run whose lines changed), by line ("locks per
@@ -148,6 +150,32 @@ size_t kind_changes(const struct comparison *c, size_t n, const char *variant,
 		    struct kind_change **out);
 void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
 			size_t max_lines);
+
+/* walk.c: the walks of a run (make bench WALK=1, meta.json's walks),
+ * each step against the one before.  A walk's steps are 1 to N, the
+ * last the whole series (its variant); step 0, from, is the baseline. */
+struct walk_step {
+	int step;
+	const char *arm, *subject;
+	const char *not_bisectable;	/* why it was left out, or NULL */
+};
+struct walk {
+	const char *variant, *from;
+	struct walk_step *steps;
+	size_t nsteps;
+	size_t *chain;		/* the steps measured, as indices of steps */
+	size_t nchain;
+	/* the headline comparisons from -> variant that changed, and
+	 * cmp[t * nchain + j], totals[t]'s (metric, param) at step chain[j]
+	 * against the step measured before it */
+	const struct comparison **totals;
+	size_t ntotals;
+	struct comparison *cmp;
+};
+/* The run's walks, attributed; c and n are compare_all's. */
+size_t find_walks(const struct comparison *c, size_t n, const struct walk **out);
+/* An arm that is a step of a walk other than its last. */
+int is_walk_prefix(const char *arm);
 
 /* sections.c */
 /* A group's median of per-boot medians; NAN where it has no samples. */
