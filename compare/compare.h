@@ -110,6 +110,14 @@ size_t boot_medians(const struct group *g, double *med, double *rep_spread);
 double min_of(const double *v, size_t n);
 double max_of(const double *v, size_t n);
 double boot_spread(const double *med, size_t nb);
+/* Is the group's metric one that gets a verdict (SAMPLE or COUNT)? */
+int tested(const struct group *g);
+/* Decide comparisons whose base, var, decl, metric, param and variant
+ * are set (a side without a group is "missing"), as every comparison is
+ * decided; in t+gap Holm runs within each family of these alone, whose
+ * sizes go to family. */
+void decide_all(struct comparison *c, size_t n, size_t family[2]);
+/* Every variant's comparisons against the baseline, decided. */
 struct comparison *compare_all(size_t *count);
 int changed(const struct comparison *x);
 const struct comparison *find_comparison(const struct comparison *c, size_t n,
@@ -123,6 +131,8 @@ void print_tables(const struct comparison *c, size_t n, int md);
  * indent. */
 void print_wrapped(const char *text, int width, const char *indent);
 void fprint_wrapped(FILE *out, const char *text, int width, const char *indent);
+/* The same, the first line after first, the others after rest. */
+void fprint_hanging(FILE *out, const char *text, int width, const char *first, const char *rest);
 
 /* kind.c: a count per operation that changed in whole numbers on every
  * boot (or a shared-lines run whose lines changed), by line ("locks per
@@ -140,6 +150,32 @@ size_t kind_changes(const struct comparison *c, size_t n, const char *variant,
 		    struct kind_change **out);
 void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
 			size_t max_lines);
+
+/* walk.c: the walks of a run (make bench WALK=1, meta.json's walks),
+ * each step against the one before.  A walk's steps are 1 to N, the
+ * last the whole series (its variant); step 0, from, is the baseline. */
+struct walk_step {
+	int step;
+	const char *arm, *subject;
+	const char *not_bisectable;	/* why it was left out, or NULL */
+};
+struct walk {
+	const char *variant, *from;
+	struct walk_step *steps;
+	size_t nsteps;
+	size_t *chain;		/* the steps measured, as indices of steps */
+	size_t nchain;
+	/* the headline comparisons from -> variant that changed, and
+	 * cmp[t * nchain + j], totals[t]'s (metric, param) at step chain[j]
+	 * against the step measured before it */
+	const struct comparison **totals;
+	size_t ntotals;
+	struct comparison *cmp;
+};
+/* The run's walks, attributed; c and n are compare_all's. */
+size_t find_walks(const struct comparison *c, size_t n, const struct walk **out);
+/* An arm that is a step of a walk other than its last. */
+int is_walk_prefix(const char *arm);
 
 /* sections.c */
 /* A group's median of per-boot medians; NAN where it has no samples. */

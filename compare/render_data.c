@@ -327,9 +327,70 @@ static void json_number_member(const char *key, double v)
 	json_number(v);
 }
 
+/* One comparison's numbers, as in "comparisons" (from its baseline,
+ * median_base, to its variant). */
+static void json_numbers(const struct comparison *x)
+{
+	int both = x->base && x->var;
+
+	json_number_member("median_base", both ? x->mb : NAN);
+	json_number_member("median_variant", both ? x->mv : NAN);
+	json_number_member("ratio", both ? x->ratio : NAN);
+	json_number_member("ratio_low", both ? x->lo : NAN);
+	json_number_member("ratio_high", both ? x->hi : NAN);
+	json_number_member("p_value", both ? x->p : NAN);
+	json_member("verdict", x->verdict);
+	json_member("rule", x->rule);
+}
+
+/* The walks' attribution (walk.c), as their blocks show it: each walk's
+ * steps (not_bisectable: why one was left out), and per headline
+ * (metric, param) that changed from step 0 to the whole series, every
+ * measured step against the one measured before it (against_step). */
+static void print_attribution_json(const struct comparison *c, size_t n)
+{
+	const struct walk *w;
+	size_t nw = find_walks(c, n, &w), i, j, t;
+
+	printf(",\"attribution\":[");
+	for (i = 0; i < nw; i++) {
+		printf("%s\n{\"variant\":", i ? "," : "");
+		json_string(w[i].variant);
+		json_member("from", w[i].from);
+		printf(",\"steps\":[");
+		for (j = 0; j < w[i].nsteps; j++) {
+			printf("%s{\"step\":%d", j ? "," : "", w[i].steps[j].step);
+			json_member("arm", w[i].steps[j].arm);
+			json_member("subject", w[i].steps[j].subject);
+			json_member("not_bisectable", w[i].steps[j].not_bisectable);
+			printf("}");
+		}
+		printf("],\"changes\":[");
+		for (t = 0; t < w[i].ntotals; t++) {
+			printf("%s\n{\"metric\":", t ? "," : "");
+			json_string(w[i].totals[t]->metric);
+			json_member("param", w[i].totals[t]->param);
+			json_numbers(w[i].totals[t]);
+			printf(",\"steps\":[");
+			for (j = 0; j < w[i].nchain; j++) {
+				printf("%s{\"step\":%d,\"against_step\":%d", j ? "," : "",
+				       w[i].steps[w[i].chain[j]].step,
+				       j ? w[i].steps[w[i].chain[j - 1]].step : 0);
+				json_member("arm", w[i].steps[w[i].chain[j]].arm);
+				json_numbers(&w[i].cmp[t * w[i].nchain + j]);
+				printf("}");
+			}
+			printf("]}");
+		}
+		printf("]}");
+	}
+	printf("\n]");
+}
+
 /* The comparison for programs: the run's provenance (its meta.json), the
- * rule's settings, and one object per comparison, with the metric's
- * declaration. */
+ * rule's settings, one object per comparison, with the metric's
+ * declaration, the race check, the changes in kind and the walks'
+ * attribution. */
 void print_json(const struct comparison *c, size_t n)
 {
 	static const char *const directions[] = { "lower", "higher", "either" };
@@ -403,7 +464,9 @@ void print_json(const struct comparison *c, size_t n)
 		}
 		free(k);
 	}
-	printf("\n]}\n");
+	printf("\n]");
+	print_attribution_json(c, n);
+	printf("}\n");
 }
 
 /*

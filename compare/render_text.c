@@ -4,6 +4,7 @@
  * says what changed) and report.md.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,10 +79,27 @@ static void format_counts(char *buf, size_t size, const struct comparison *x)
 	snprintf(buf, size, "%s -> %s", b, v);
 }
 
-/* Text broken at spaces into lines of at most width columns, each after
- * indent. */
-void fprint_wrapped(FILE *out, const char *text, int width, const char *indent)
+/* The change of a metric over the comparisons whose ratios span lo..hi,
+ * led by x, the largest: a count's values ("0 -> 2"), else the ratio's
+ * range as changes in percent. */
+static void format_range(char *buf, size_t size, const struct comparison *x, double lo, double hi)
 {
+	char a[16], b[16];
+
+	if (x->decl->kind == COUNT) {
+		format_counts(buf, size, x);
+		return;
+	}
+	format_pct(a, sizeof(a), lo, "%");
+	format_pct(b, sizeof(b), hi, "%");
+	snprintf(buf, size, lo == hi ? "%s" : "%s..%s", a, b);
+}
+
+/* Text broken at spaces into lines of at most width columns, the first
+ * after first, the others after rest. */
+void fprint_hanging(FILE *out, const char *text, int width, const char *first, const char *rest)
+{
+	const char *indent = first;
 	int col = 0;
 
 	while (*text) {
@@ -90,6 +108,7 @@ void fprint_wrapped(FILE *out, const char *text, int width, const char *indent)
 		if (col && col + 1 + len > width) {
 			fprintf(out, "\n");
 			col = 0;
+			indent = rest;
 		}
 		if (!col)
 			col = fprintf(out, "%s", indent) - 1;
@@ -99,6 +118,11 @@ void fprint_wrapped(FILE *out, const char *text, int width, const char *indent)
 		text += strspn(text, " ");
 	}
 	fprintf(out, "\n");
+}
+
+void fprint_wrapped(FILE *out, const char *text, int width, const char *indent)
+{
+	fprint_hanging(out, text, width, indent, indent);
 }
 
 void print_wrapped(const char *text, int width, const char *indent)
@@ -160,7 +184,7 @@ static void print_changes(FILE *scr, const struct comparison *c, size_t n, const
 		const struct comparison *x = rows[i];
 		size_t params = 0, hits = 0;
 		double lo = INFINITY, hi = -INFINITY;
-		char range[80], a[16], b[16], iv[40], ci[48];
+		char range[80], iv[40], ci[48];
 
 		if (!changed(x))
 			continue;
@@ -185,13 +209,9 @@ static void print_changes(FILE *scr, const struct comparison *c, size_t n, const
 			lo = fmin(lo, rows[k]->ratio);
 			hi = fmax(hi, rows[k]->ratio);
 		}
-		if (x->decl->kind == COUNT) {
-			format_counts(range, sizeof(range), x);
-			ci[0] = '\0';
-		} else {
-			format_pct(a, sizeof(a), lo, "%");
-			format_pct(b, sizeof(b), hi, "%");
-			snprintf(range, sizeof(range), lo == hi ? "%s" : "%s..%s", a, b);
+		format_range(range, sizeof(range), x, lo, hi);
+		ci[0] = '\0';
+		if (x->decl->kind != COUNT) {
 			format_interval(iv, sizeof(iv), x->lo, x->hi);
 			snprintf(ci, sizeof(ci), "[%s] ", iv);
 		}
@@ -384,7 +404,7 @@ static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t
 
 	for (i = 0; i < in->nvariants; i++) {
 		if (!strcmp(in->variants[i], opt.baseline) ||
-		    (aa_arm && !strcmp(in->variants[i], aa_arm)))
+		    (aa_arm && !strcmp(in->variants[i], aa_arm)) || is_walk_prefix(in->variants[i]))
 			continue;
 		print_variant_heading(scr, in->variants[i], md);
 		if (md)
@@ -396,6 +416,223 @@ static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t
 		j += !strcmp(c[i].verdict, "missing");
 	if (j)
 		fprintf(scr, "%zu comparisons have a side missing (tables below).\n\n", j);
+	fclose(scr);
+	return text;
+}
+
+/* A walk's step as a reader names it: "patch 2/3", or "patches 1-2/3"
+ * after a step that was left out. */
+static void step_name(char *buf, size_t size, const struct walk *w, size_t j)
+{
+	int last = w->steps[w->chain[j]].step;
+	int first = j ? w->steps[w->chain[j - 1]].step + 1 : 1;
+
+	if (first == last)
+		snprintf(buf, size, "patch %d/%zu", last, w->nsteps);
+	else
+		snprintf(buf, size, "patches %d-%d/%zu", first, last, w->nsteps);
+}
+
+/* A step's changes to the params of one line of a walk's block: at step
+ * chain[j], in one direction, at hits params, x the largest. */
+struct step_part {
+	size_t j, hits;
+	const struct comparison *x;
+	double lo, hi;
+};
+
+static int cmp_part(const void *a, const void *b)
+{
+	const struct comparison *x = ((const struct step_part *)a)->x;
+	const struct comparison *y = ((const struct step_part *)b)->x;
+
+	return cmp_effect(&x, &y);
+}
+
+/* One line of a walk's block: a headline metric that changed one way
+ * from the walk's baseline to the whole series (at the params of the
+ * totals ts, x the largest), and the steps that changed it, largest
+ * first, at most max_changes; named[j] set for each step named. */
+static void print_walk_line(FILE *out, const struct walk *w, const struct comparison *x,
+			    const size_t *ts, size_t nts, size_t max_changes, int *named)
+{
+	struct step_part *parts = xmalloc(w->nchain * nts * sizeof(*parts));
+	const struct comparison *largest = NULL;
+	size_t i, k, t, j, largest_j = 0, params = 0, nparts = 0;
+	double lo = INFINITY, hi = -INFINITY;
+	char range[80], name[48];
+
+	for (i = 0; i < in->ngroups; i++)
+		params += !strcmp(in->groups[i].variant, w->variant) &&
+			  !strcmp(in->groups[i].metric, x->metric);
+	for (t = 0; t < nts; t++) {
+		lo = fmin(lo, w->totals[ts[t]]->ratio);
+		hi = fmax(hi, w->totals[ts[t]]->ratio);
+	}
+	format_range(range, sizeof(range), x, lo, hi);
+	fprintf(out, "%s %s %s (%zu/%zu):", x->metric, x->verdict, range, nts, params);
+	/* the steps' changes, one part per step and direction */
+	for (j = 0; j < w->nchain; j++)
+		for (t = 0; t < nts; t++) {
+			const struct comparison *y = &w->cmp[ts[t] * w->nchain + j];
+
+			if (y->base && y->var && !isnan(y->ratio) &&
+			    (!largest || cmp_effect(&y, &largest) < 0)) {
+				largest = y;
+				largest_j = j;
+			}
+			if (!changed(y))
+				continue;
+			for (k = 0; k < nparts && (parts[k].j != j ||
+						   strcmp(parts[k].x->verdict, y->verdict)); k++)
+				;
+			if (k == nparts)
+				parts[nparts++] = (struct step_part){ .j = j, .x = y, .lo = INFINITY,
+								      .hi = -INFINITY };
+			parts[k].hits++;
+			parts[k].lo = fmin(parts[k].lo, y->ratio);
+			parts[k].hi = fmax(parts[k].hi, y->ratio);
+			if (cmp_effect(&y, &parts[k].x) < 0)
+				parts[k].x = y;
+		}
+	qsort(parts, nparts, sizeof(*parts), cmp_part);
+	for (k = 0; k < nparts && k < max_changes; k++) {
+		step_name(name, sizeof(name), w, parts[k].j);
+		format_range(range, sizeof(range), parts[k].x, parts[k].lo, parts[k].hi);
+		fprintf(out, "%s %s %s %s (%zu/%zu)", k ? "," : "", name, parts[k].x->verdict, range,
+			parts[k].hits, nts);
+		named[parts[k].j] = 1;
+	}
+	if (nparts > k)
+		fprintf(out, ", %zu more", nparts - k);
+	if (!nparts && largest) {
+		/* a change of small steps, none beyond the threshold alone */
+		step_name(name, sizeof(name), w, largest_j);
+		format_range(range, sizeof(range), largest, largest->ratio, largest->ratio);
+		fprintf(out, " no step alone (the largest, %s, %s %s)", name, range, largest->verdict);
+	} else if (!nparts) {
+		fprintf(out, " no step measured");
+	}
+	free(parts);
+}
+
+/* A line of a walk's block: as it is in report.md, under a hanging
+ * indent in report.txt. */
+static void __attribute__((format(printf, 3, 4))) walk_line(FILE *scr, int md, const char *fmt, ...)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = xmemstream(&text, &len);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+	fclose(out);
+	if (md)
+		fprintf(scr, "%s\n", text);
+	else
+		fprint_hanging(scr, text, 78, "  ", "    ");
+	free(text);
+}
+
+/* A walk's block (make bench WALK=1): per headline metric and way it
+ * changed from the walk's baseline to the whole series, largest first,
+ * the steps that changed it (at most max_changes lines, the rest
+ * counted); the subjects of the patches named; the steps left out as
+ * not bisectable, with the reason. */
+static void print_walk(FILE *scr, const struct walk *w, int md, size_t max_changes)
+{
+	const struct comparison **rows = xmalloc((w->ntotals ? w->ntotals : 1) * sizeof(*rows));
+	size_t *ts = xmalloc((w->ntotals ? w->ntotals : 1) * sizeof(*ts));
+	int *named = calloc(w->nchain ? w->nchain : 1, sizeof(*named));
+	size_t i, j, t, nts, shown = 0, hidden = 0, len = 0;
+	char *text = NULL;
+	FILE *out;
+	int p;
+
+	if (!named)
+		die("out of memory");
+	out = xmemstream(&text, &len);
+	if (!md)
+		fprintf(out, "%s, patch by patch: ", w->variant);
+	fprintf(out, "%s of its %zu patches against the step measured before it, from %s (rule %s; a step not named did not change the metric)%s",
+		md ? "Each" : "each", w->nsteps, w->from,
+		deterministic ? "gap" : "t+gap, Holm over these steps", md ? "." : "");
+	fclose(out);
+	if (md)
+		fprintf(scr, "### %s, patch by patch\n\n%s\n\n```\n", w->variant, text);
+	else
+		fprint_wrapped(scr, text, 78, "");
+	free(text);
+	memcpy(rows, w->totals, w->ntotals * sizeof(*rows));
+	qsort(rows, w->ntotals, sizeof(*rows), cmp_effect);
+	for (i = 0; i < w->ntotals; i++) {
+		for (j = 0; j < i && (strcmp(rows[j]->metric, rows[i]->metric) ||
+				      strcmp(rows[j]->verdict, rows[i]->verdict)); j++)
+			;
+		if (j < i)
+			continue;	/* on the line of a larger change */
+		if (shown == max_changes) {
+			hidden++;
+			continue;
+		}
+		shown++;
+		for (t = 0, nts = 0; t < w->ntotals; t++)
+			if (!strcmp(w->totals[t]->metric, rows[i]->metric) &&
+			    !strcmp(w->totals[t]->verdict, rows[i]->verdict))
+				ts[nts++] = t;
+		text = NULL;
+		out = xmemstream(&text, &len);
+		print_walk_line(out, w, rows[i], ts, nts, max_changes, named);
+		fclose(out);
+		walk_line(scr, md, "%s", text);
+		free(text);
+	}
+	if (!w->ntotals)
+		walk_line(scr, md, "%s", w->cmp ? "no headline metric changed" :
+			  "nothing to attribute: the baseline or the whole series has no samples");
+	if (hidden)
+		walk_line(scr, md, "%zu more change%s (report.md, compare.json)", hidden,
+			  hidden == 1 ? "" : "s");
+	for (j = 0; j < w->nchain; j++)
+		for (p = j ? w->steps[w->chain[j - 1]].step + 1 : 1;
+		     named[j] && p <= w->steps[w->chain[j]].step; p++) {
+			const char *subject = w->steps[p - 1].subject;
+			char head[32];
+			int room;
+
+			/* report.txt: the subject cut to the line, whole in its
+			 * variant's heading */
+			room = 78 - snprintf(head, sizeof(head), "  patch %d/%zu: ", p, w->nsteps);
+			if (md)
+				fprintf(scr, "patch %d/%zu: %s\n", p, w->nsteps, subject);
+			else if ((int)strlen(subject) <= room)
+				fprintf(scr, "%s%s\n", head, subject);
+			else
+				fprintf(scr, "%s%.*s...\n", head, room - 3, subject);
+		}
+	for (i = 0; i < w->nsteps; i++)
+		if (w->steps[i].not_bisectable)
+			walk_line(scr, md, "not bisectable at patch %d: %s", w->steps[i].step,
+				  w->steps[i].not_bisectable);
+	fprintf(scr, md ? "```\n\n" : "\n");
+	free(rows);
+	free(ts);
+	free(named);
+}
+
+/* Every walk's block, each with at most max_changes lines of changes. */
+static char *walk_blocks(const struct comparison *c, size_t n, int md, size_t max_changes)
+{
+	const struct walk *w;
+	size_t nw = find_walks(c, n, &w), i;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *scr = xmemstream(&text, &len);
+
+	for (i = 0; i < nw; i++)
+		print_walk(scr, &w[i], md, max_changes);
 	fclose(scr);
 	return text;
 }
@@ -478,9 +715,10 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 	size_t ncols = 0, i, j, k, from, len;
 	char cell[64], row[512];
 
+	/* a walk's prefixes are its steps, in its block */
 	for (i = 0; i < in->nvariants && ncols < 64; i++)
 		if (strcmp(in->variants[i], opt.baseline) &&
-		    !(aa_arm && !strcmp(in->variants[i], aa_arm)))
+		    !(aa_arm && !strcmp(in->variants[i], aa_arm)) && !is_walk_prefix(in->variants[i]))
 			cols[ncols++] = in->variants[i];
 	if (!ncols)
 		return;
@@ -536,15 +774,16 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 }
 
 /* The first screen: what was run, the rule, the A/A control, the matrix
- * of headline verdicts and, per variant, what changed.  report.txt's
- * fits SCREEN_LINES: where the variants' blocks would not, each shows
- * fewer of its changes, the largest, down to one; where even that would
- * not fit, the blocks follow the first screen, after BELOW_FIRST_SCREEN. */
+ * of headline verdicts, per walk which patch changed what, and per
+ * variant what changed.  report.txt's fits SCREEN_LINES: where the walks'
+ * and variants' blocks would not, each shows fewer of its changes, the
+ * largest, down to one; where even that would not fit, the variants'
+ * blocks follow the first screen, after BELOW_FIRST_SCREEN. */
 #define SCREEN_LINES 60
 #define BELOW_FIRST_SCREEN "Per variant (below the first screen)"
 void print_summary(const struct comparison *c, size_t n, int md)
 {
-	char b[9][256], *line = NULL, *screen = NULL, *blocks;
+	char b[9][256], *line = NULL, *screen = NULL, *blocks, *walks;
 	const char *qemu;
 	int qemu_len;
 	size_t linelen = 0, screen_len = 0, max_changes = SIZE_MAX, i;
@@ -646,20 +885,24 @@ void print_summary(const struct comparison *c, size_t n, int md)
 	print_matrix(scr, c, n, md);
 	fclose(scr);
 	for (;;) {
+		walks = walk_blocks(c, n, md, max_changes);
 		blocks = variant_blocks(c, n, md, max_changes);
 		if (md || max_changes == 1 ||
-		    count_lines(screen) + count_lines(blocks) <= SCREEN_LINES)
+		    count_lines(screen) + count_lines(walks) + count_lines(blocks) <= SCREEN_LINES)
 			break;
+		free(walks);
 		free(blocks);
 		max_changes = max_changes == SIZE_MAX ? 6 : max_changes - 1;
 	}
 	fputs(screen, stdout);
+	fputs(walks, stdout);
 	/* too many variants for their blocks, even of one change each: the
-	 * matrix is the first screen, the blocks follow it */
-	if (!md && count_lines(screen) + count_lines(blocks) > SCREEN_LINES)
+	 * matrix and the walks are the first screen, the blocks follow */
+	if (!md && count_lines(screen) + count_lines(walks) + count_lines(blocks) > SCREEN_LINES)
 		printf("%s\n\n", BELOW_FIRST_SCREEN);
 	fputs(blocks, stdout);
 	free(screen);
+	free(walks);
 	free(blocks);
 }
 

@@ -209,16 +209,68 @@ static void decide(struct comparison *x)
 }
 
 /* Is the group's metric one that gets a verdict? */
-static int tested(const struct group *g)
+int tested(const struct group *g)
 {
 	return g->decl->kind == SAMPLE || g->decl->kind == COUNT;
+}
+
+/* Decide comparisons whose groups are set (a side without one is
+ * "missing"): per-boot medians, the rule, and in t+gap Holm within each
+ * family of these comparisons, whose sizes go to family. */
+void decide_all(struct comparison *c, size_t n, size_t family[2])
+{
+	size_t i, j;
+	int f;
+
+	for (i = 0; i < n; i++) {
+		struct comparison *x = &c[i];
+		double spread;
+
+		if (!x->base || !x->var) {
+			x->verdict = "missing";
+			x->rule = "";
+			continue;
+		}
+		x->bmed = xmalloc(x->base->n * sizeof(double));
+		x->vmed = xmalloc(x->var->n * sizeof(double));
+		x->nb = boot_medians(x->base, x->bmed, &x->rep_spread);
+		x->nv = boot_medians(x->var, x->vmed, &spread);
+		x->rep_spread = fmax(x->rep_spread, spread);
+		x->mb = median(x->bmed, x->nb);
+		x->mv = median(x->vmed, x->nv);
+		decide(x);
+	}
+	/* Holm within each family over the comparisons that got a p-value */
+	for (f = HEADLINE; f <= SECONDARY; f++) {
+		double *p = xmalloc((n ? n : 1) * sizeof(*p));
+		size_t np = 0;
+
+		for (i = 0; i < n; i++)
+			if (c[i].rule && !strcmp(c[i].rule, "t+gap") &&
+			    c[i].decl->family == (enum family)f)
+				p[np++] = c[i].p;
+		holm_adjust(p, np);
+		family[f] = np;
+		for (i = 0, j = 0; i < n; i++) {
+			struct comparison *x = &c[i];
+			int dir;
+
+			if (!x->rule || strcmp(x->rule, "t+gap") ||
+			    x->decl->family != (enum family)f)
+				continue;
+			x->p = p[j++];
+			dir = gap(x, fmax(opt.min_effect, isnan(x->floor) ? 0 : x->floor));
+			x->verdict = x->p < opt.alpha && dir ?
+				     direction_verdict(x, dir > 0) : "same";
+		}
+		free(p);
+	}
 }
 
 struct comparison *compare_all(size_t *count)
 {
 	struct comparison *c = NULL;
 	size_t i, j, n = 0;
-	int f;
 
 	qsort(in->groups, in->ngroups, sizeof(*in->groups), cmp_group);
 	for (i = 0; i < in->ngroups; i++) {
@@ -250,49 +302,7 @@ struct comparison *compare_all(size_t *count)
 							      .variant = in->variants[j] };
 			}
 	}
-	for (i = 0; i < n; i++) {
-		struct comparison *x = &c[i];
-		double spread;
-
-		if (!x->base || !x->var) {
-			x->verdict = "missing";
-			x->rule = "";
-			continue;
-		}
-		x->bmed = xmalloc(x->base->n * sizeof(double));
-		x->vmed = xmalloc(x->var->n * sizeof(double));
-		x->nb = boot_medians(x->base, x->bmed, &x->rep_spread);
-		x->nv = boot_medians(x->var, x->vmed, &spread);
-		x->rep_spread = fmax(x->rep_spread, spread);
-		x->mb = median(x->bmed, x->nb);
-		x->mv = median(x->vmed, x->nv);
-		decide(x);
-	}
-	/* Holm within each family over the comparisons that got a p-value */
-	for (f = HEADLINE; f <= SECONDARY; f++) {
-		double *p = xmalloc((n ? n : 1) * sizeof(*p));
-		size_t np = 0;
-
-		for (i = 0; i < n; i++)
-			if (c[i].rule && !strcmp(c[i].rule, "t+gap") &&
-			    c[i].decl->family == (enum family)f)
-				p[np++] = c[i].p;
-		holm_adjust(p, np);
-		family_size[f] = np;
-		for (i = 0, j = 0; i < n; i++) {
-			struct comparison *x = &c[i];
-			int dir;
-
-			if (!x->rule || strcmp(x->rule, "t+gap") ||
-			    x->decl->family != (enum family)f)
-				continue;
-			x->p = p[j++];
-			dir = gap(x, fmax(opt.min_effect, isnan(x->floor) ? 0 : x->floor));
-			x->verdict = x->p < opt.alpha && dir ?
-				     direction_verdict(x, dir > 0) : "same";
-		}
-		free(p);
-	}
+	decide_all(c, n, family_size);
 	*count = n;
 	return c;
 }

@@ -2,7 +2,8 @@
 # make bench: build what is missing, boot every variant BOOTS times,
 # interleaved (round 1: A B C, round 2: A B C, ...), and file the run under
 # RESULTS_DIR/<run-id>/ as DESIGN.md describes.  A run becomes
-# RESULTS_DIR/latest only when every boot of it succeeded.
+# RESULTS_DIR/latest only when every boot of it succeeded, but for a
+# walk's prefix (WALK=1), which is left out as not bisectable.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -10,38 +11,64 @@ set -euo pipefail
 RESULTS_DIR=$(mkdir -p "$RESULTS_DIR" && cd "$RESULTS_DIR" && pwd)
 read -r -a variants <<< "$VARIANTS"
 read -r -a bases <<< "$BASES"
+# A walk (WALK=1, docs/walk.md) starts from the baseline, its step 0.
+if [ "$WALK" = 1 ] && [[ " ${variants[*]} " != *" $BASELINE "* ]]; then
+	log "WALK=1: the baseline $BASELINE, every walk's step 0, joins VARIANTS"
+	variants=("$BASELINE" "${variants[@]}")
+fi
 # Arms are what boots: the variants on each base, each base's after the
 # previous one's, and the A/A arm right after its baseline so that both
 # see the same stretch of host load.  On one base an arm is named after
 # its variant; on several, <variant>:<base key>, and the baseline is the
-# first base's.
-arms=()
-declare -A arm_variant=() arm_base=() arm_aa_of=()
+# first base's.  With WALK=1 each variant's prefixes come right before
+# it, <variant>~<k> (its first k patches): walks holds each walk by the
+# arm of its whole series, walk_steps its steps' arms (1 to the whole),
+# walk_from its step 0, the baseline's arm on its base.
+arms=() walks=()
+declare -A arm_variant=() arm_base=() arm_aa_of=() walk_steps=() walk_from=() walk_prefix=()
 # the name of an arm of VARIANT on the current base
 arm_name() { if [ ${#bases[@]} = 1 ]; then echo "$1"; else echo "$1:$BASE_KEY"; fi; }
 add_arm() {	# add_arm NAME VARIANT
 	local arm
 	arm=$(arm_name "$1")
+	# a step of two walks (VARIANTS="v~2 v") boots once
+	[ -z "${arm_variant[$arm]:-}" ] || return 0
 	arms+=("$arm")
 	arm_variant[$arm]=$2
 	arm_base[$arm]=$BASE
 	[ "$1" = "$2" ] || arm_aa_of[$arm]=$(arm_name "$2")
 }
+add_walk() {	# add_walk VARIANT: its prefixes' arms, each before the next
+	local whole k n step
+	whole=$(arm_name "$1")
+	[ -z "${walk_from[$whole]:-}" ] || return 0
+	walks+=("$whole")
+	walk_from[$whole]=$(arm_name "$BASELINE")
+	n=$(series_patches "$1" | wc -l)
+	for ((k = 1; k < n; k++)); do
+		step=$(series_variant "$1")~$k
+		add_arm "$step" "$step"
+		walk_prefix[$(arm_name "$step")]=1
+		walk_steps[$whole]+="$(arm_name "$step") "
+	done
+	walk_steps[$whole]+=$whole
+}
 for b in "${bases[@]}"; do
 	use_base "$b"
 	for v in "${variants[@]}"; do
 		check_variant "$v"
+		[ "$WALK" = 0 ] || [ "$v" = "$BASELINE" ] || add_walk "$v"
 		add_arm "$v" "$v"
 		[ "$AA" = 0 ] || [ "$v" != "$BASELINE" ] || add_arm "$BASELINE-aa" "$BASELINE"
 	done
 done
-[ "$AA" = 0 ] || [ ${#arms[@]} -gt $(( ${#variants[@]} * ${#bases[@]} )) ] ||
-	die "AA=1 needs the baseline '$BASELINE' in VARIANTS (${variants[*]})"
 use_base "${bases[0]}"
 # Without the baseline, a run has nothing of its own to compare: it is
 # compared against another run's (AGAINST), or refused before it builds.
 has_baseline=0
 for v in "${variants[@]}"; do [ "$v" != "$BASELINE" ] || has_baseline=1; done
+[ "$AA" = 0 ] || [ "$has_baseline" = 1 ] ||
+	die "AA=1 needs the baseline '$BASELINE' in VARIANTS (${variants[*]})"
 [ "$has_baseline" = 1 ] || [ -n "$AGAINST" ] ||
 	die "VARIANTS (${variants[*]}) lacks the baseline '$BASELINE': add it, or compare against a saved run's (AGAINST=NAME)"
 [ ${#bases[@]} = 1 ] || [ -z "$AGAINST" ] ||
@@ -69,20 +96,35 @@ fi
 exec 9> "$RESULTS_DIR/.lock"
 flock -n 9 || die "another 'make bench' is using $RESULTS_DIR; wait for it or set RESULTS_DIR"
 
-log "step 1/3: kernels (${flavours[*]}) for ${variants[*]} on ${bases[*]}"
+log "step 1/3: kernels (${flavours[*]}) for ${variants[*]}${walks[*]:+ and the prefixes of their walks} on ${bases[*]}"
 minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 t_kernels=$(date +%s)
 kernel_times=()
-for b in "${bases[@]}"; do
-	for v in "${variants[@]}"; do
-		for f in "${flavours[@]}"; do
-			t=$(date +%s)
-			BASE=$b "$RIG_ROOT/scripts/kernel.sh" "$v" "$f"
-			t=$(minutes $(( $(date +%s) - t )))
-			kernel_times+=("$v$([ "$f" = timing ] || echo "-$f")$([ ${#bases[@]} = 1 ] || echo ":$(base_key "$b")") $t")
-		done
+# A walk's prefix whose kernel does not build is not bisectable there:
+# left out of the run with kernel.sh's reason; any other kernel that does
+# not build stops the run.
+declare -A not_bisectable=()
+kernel_log=$(mktemp)
+built=()
+for arm in "${arms[@]}"; do
+	k=${arm_variant[$arm]}
+	for f in "${flavours[@]}"; do
+		[ -z "${arm_aa_of[$arm]:-}" ] || break	# its baseline's kernel
+		t=$(date +%s)
+		if ! BASE=${arm_base[$arm]} "$RIG_ROOT/scripts/kernel.sh" "$k" "$f" 2>&1 | tee "$kernel_log" >&2; then
+			[ -n "${walk_prefix[$arm]:-}" ] || { rm -f "$kernel_log"; exit 1; }
+			not_bisectable[$arm]=$(sed -n 's/^cdevbench: error: //p' "$kernel_log" | tail -1)
+			: "${not_bisectable[$arm]:=scripts/kernel.sh $k $f failed}"
+			log "$arm: not bisectable, the walk goes on without it: ${not_bisectable[$arm]}"
+			continue 2
+		fi
+		t=$(minutes $(( $(date +%s) - t )))
+		kernel_times+=("$k$([ "$f" = timing ] || echo "-$f")$([ ${#bases[@]} = 1 ] || echo ":$(base_key "${arm_base[$arm]}")") $t")
 	done
+	built+=("$arm")
 done
+rm -f "$kernel_log"
+arms=("${built[@]}")
 t_kernels=$(( $(date +%s) - t_kernels ))
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)${LABEL:+-$LABEL}
@@ -130,10 +172,10 @@ patch_links() {
 # variant's folder (stock's holds the known failures every variant
 # inherits), so that the run can be made again from its own folder.
 copy_patches() {
-	local k
+	local k v
 	mkdir -p "$run/patches"
 	cp "$PATCHES_DIR"/*.config "$run/patches/"
-	for k in $(printf '%s\n' stock "${variants[@]}" | sort -u); do
+	for k in $(for v in stock "${variants[@]}"; do series_variant "$v"; done | sort -u); do
 		[ -d "$PATCHES_DIR/$k" ] && cp -r "$PATCHES_DIR/$k" "$run/patches/"
 	done
 	return 0
@@ -173,10 +215,14 @@ config_differences() {	# config_differences A_CONFIG B_CONFIG
 # those rig.config or the variant's config ask for on every base
 # (rig_config_differences, which the report engine refuses to compare;
 # a line tagged with a kernel line, "[6.12] CONFIG_X=y", asks on that
-# line's bases only and may differ).
+# line's bases only and may differ).  Each walk (WALK=1): the arm of its
+# whole series, its base, step 0 and steps, each with its arm, its
+# patch's subject and, for a prefix left out, why (merge.sh adds those
+# whose boots failed).
 write_meta() {
 	local v k tree obj fobj subjects links release config series fragment arm
 	local arms_json='{}' bases_json='[]' b base_config all_diffs diffs rig_diffs
+	local walks_json='[]' walk_args=() steps reasons
 	for b in "${bases[@]}"; do
 		use_base "$b"
 		bases_json=$(jq --argjson b "$(base_json)" '. + [$b]' <<< "$bases_json")
@@ -220,12 +266,26 @@ write_meta() {
 		fi
 		arms_json=$(jq --arg v "$v" --argjson arm "$arm" '. + {($v): $arm}' <<< "$arms_json")
 	done
+	for v in "${walks[@]}"; do
+		use_base "${arm_base[$v]}"
+		read -r -a steps <<< "${walk_steps[$v]}"
+		reasons=$(for k in "${steps[@]}"; do
+			[ -z "${not_bisectable[$k]:-}" ] || jq -n --arg k "$k" --arg r "${not_bisectable[$k]}" '{($k): $r}'
+		done | jq -s 'add // {}')
+		walks_json=$(jq --arg variant "$v" --arg base "$BASE" --arg from "${walk_from[$v]}" \
+			--argjson subjects "$(patch_subjects "${arm_variant[$v]}" | jq -R . | jq -s .)" \
+			--argjson reasons "$reasons" '. + [{ variant: $variant, base: $base, from: $from,
+				steps: [$ARGS.positional | to_entries[] | { step: (.key + 1), arm: .value,
+					subject: $subjects[.key], not_bisectable: ($reasons[.value] // null) }] }]' \
+			--args "${steps[@]}" <<< "$walks_json")
+	done
+	[ ${#walks[@]} = 0 ] || walk_args=(--argjson walks "$walks_json")
 	copy_patches
 	settings_jq_args
 	facts_jq_args
 	jq -n --arg run_id "$run_id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 		"${FACTS_JQ_ARGS[@]}" "${SETTINGS_JQ_ARGS[@]}" --argjson bases "$bases_json" \
-		--argjson variants "$arms_json" \
+		--argjson variants "$arms_json" "${walk_args[@]}" \
 		--arg reproduce "$(reproduce_command)" '$ARGS.named' > "$run/meta.json.tmp"
 	mv "$run/meta.json.tmp" "$run/meta.json"
 }

@@ -117,6 +117,20 @@ series_blocks() {
 	done
 }
 
+# Whether blocks of "x y y_low y_high ..." (read from stdin) suit a log y
+# axis: 1, or 0 where a y or y_low is not positive (no LLC misses, say).
+log_y() {
+	awk 'NF >= 4 && $2 != "NaN" && ($2 <= 0 || $3 <= 0) { z = 1 } END { print !z }'
+}
+
+# The y axis's unit of a metric's panels: ns are per operation.
+axis_unit() {	# axis_unit METRIC
+	local unit
+	unit=$(series_query "metric=$1" unit | sort -u)
+	[ "$unit" != ns ] || unit="ns per operation$ns_unit"
+	echo "$unit"
+}
+
 # plot_lines OUT XLABEL LOGX XCOLUMN "PANEL|METRIC|CONDITION"...: every
 # variant's median and range of boots against XCOLUMN (plot/lines.gp), a
 # panel per spec.
@@ -130,20 +144,16 @@ plot_lines() {
 		panels+=("$panel")
 		blocks=$(series_blocks "$metric" "$xcol" "$cond")
 		printf '%s\n\n\n' "$blocks" >> "$report/$out.dat"
-		# a log y axis unless a panel has zeros (no LLC misses, say) or
-		# counts a few lines that a variant may drop one of (share)
-		logy+=("$( [ "$boots" != share ] &&
-			awk 'NF == 4 && $2 != "NaN" && ($2 <= 0 || $3 <= 0) { z = 1 } END { print !z }' <<< "$blocks" ||
-			echo 0)")
+		# a log y axis unless a panel has zeros or counts a few lines
+		# that a variant may drop one of (share)
+		logy+=("$( [ "$boots" != share ] && log_y <<< "$blocks" || echo 0)")
 	done
 	if [ ${#panels[@]} -eq 0 ]; then
 		plots+=("skipped $out: no ${*%%|*} in this run")
 		return
 	fi
-	# the unit of the panels' metric: ns are per operation; the label in
-	# two lines, as long as the panel is high
-	unit=$(series_query "metric=$metric" unit | sort -u)
-	[ "$unit" != ns ] || unit="ns per operation$ns_unit"
+	# the label in two lines, as long as the panel is high
+	unit=$(axis_unit "$metric")
 	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel=\"$unit\\n(median of boots, range)\"; logx=$logx; logy='${logy[*]}'; out='$report/$out'; title='$(boots_title "$boots")'" \
 		"$RIG_ROOT/plot/lines.gp"
 	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
@@ -178,6 +188,74 @@ plot_ratio() {
 	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]:1}'; baseline='${variants[0]}'; xlabel='$xlabel'; logx=$logx; out='$report/$out'; title='$(boots_title "$boots")'" \
 		"$RIG_ROOT/plot/ratio.gp"
 	plots+=("$out.png/.svg: ${panels[*]}, variant / ${variants[0]} against ${xlabel%% (*}, over the A/A band")
+}
+
+# The run's walks (make bench WALK=1, meta.json's walks), one a line:
+# the arms of steps 0 (the baseline) to the whole series.
+walks=()
+[ ! -f "$run/meta.json" ] ||
+	mapfile -t walks < <(jq -r '.walks[]? | [.from, .steps[].arm] | join(" ")' "$run/meta.json")
+walk_plots_skipped=()
+
+# plot_walk OUT XLABEL LOGX XCOLUMN BOOTS "PANEL|METRIC|CONDITION"...:
+# each walk's staircase (plot/walk.gp), a row of panels per walk: the
+# metric's median and range of boots at every step, a line per value of
+# XCOLUMN over the A/A band around its step 0 (LOGX is not used: the x
+# axis is the step).
+plot_walk() {
+	local out=$1 xlabel=$2 xcol=$4 boots=$5 spec panels=() logy=() rows=() panel metric cond
+	local walk values i blocks
+	shift 5
+	if [ ${#walks[@]} = 0 ]; then
+		walk_plots_skipped+=("$out")
+		return
+	fi
+	for spec in "$@"; do
+		IFS='|' read -r panel metric cond <<< "$spec"
+		rows+=("$(series_query "metric=$metric,$cond" "variant,$xcol,median,low,high,aa_low,aa_high")")
+		if [ -z "${rows[-1]}" ]; then
+			unset 'rows[-1]'
+			continue
+		fi
+		panels+=("$panel")
+		logy+=("$(cut -d' ' -f2- <<< "${rows[-1]}" | log_y)")
+	done
+	if [ ${#panels[@]} -eq 0 ]; then
+		plots+=("skipped $out: no ${*%%|*} in this run")
+		return
+	fi
+	# a line per value of the param in any panel, so that every panel
+	# has as many blocks
+	values=$(printf '%s\n' "${rows[@]}" | awk '{ print $2 }' | sort -nu | paste -sd' ')
+	: > "$report/$out.dat"
+	for walk in "${walks[@]}"; do
+		for i in "${!panels[@]}"; do
+			# per value: "step median low high band_low band_high" at
+			# each step measured; the band is the whole series' A/A band
+			# around step 0's median
+			blocks=$(awk -v arms="$walk" -v values="$values" '
+				BEGIN { na = split(arms, a, " "); nv = split(values, xs, " ")
+					for (i = 1; i <= na; i++) step[a[i]] = i - 1 }
+				$1 in step { k = $1 SUBSEP $2; m[k] = $3; lo[k] = $4; hi[k] = $5; al[k] = $6; ah[k] = $7 }
+				END {
+					for (j = 1; j <= nv; j++) {
+						b = a[1] SUBSEP xs[j]; w = a[na] SUBSEP xs[j]; bl = bh = "NaN"; n = 0
+						if ((b in m) && (w in al) && al[w] != "") { bl = m[b] * al[w]; bh = m[b] * ah[w] }
+						for (i = 1; i <= na; i++)
+							if ((a[i] SUBSEP xs[j]) in m) {
+								k = a[i] SUBSEP xs[j]
+								print i - 1, m[k], lo[k], hi[k], bl, bh; n++
+							}
+						if (!n) print "NaN NaN NaN NaN NaN NaN"
+						printf "\n\n"
+					}
+				}' <<< "${rows[i]}")
+			printf '%s\n\n\n' "$blocks" >> "$report/$out.dat"
+		done
+	done
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; walks='$(for walk in "${walks[@]}"; do echo "${walk##* }"; done | paste -sd' ')'; steps='$(for walk in "${walks[@]}"; do wc -w <<< "${walk#* }"; done | paste -sd' ')'; froms='$(for walk in "${walks[@]}"; do echo "${walk%% *}"; done | paste -sd' ')'; values='$values'; key='$xlabel'; ylabel=\"$(axis_unit "$metric")\n(median of boots, range)\"; logy='${logy[*]}'; out='$report/$out'; title='$(boots_title "$boots")'" \
+		"$RIG_ROOT/plot/walk.gp"
+	plots+=("$out.png/.svg: ${panels[*]} at each step of the walk, over the A/A band")
 }
 
 # CDF of every per-operation time of the registration benchmark at the
@@ -282,7 +360,7 @@ draw_declared() {
 			plot_args=("$plot" "$xlabel" "$logx" "$x" "${boots:-timing}")
 		fi
 		case $kind in
-		lines | ratio) specs+=("$panel|$metric|$rows") ;;
+		lines | ratio | walk) specs+=("$panel|$metric|$rows") ;;
 		cdf) plot_registration_cdf; last= ;;
 		bars) plot_memory; last= ;;
 		sites) plot_memory_sites; last= ;;
@@ -293,6 +371,8 @@ draw_declared() {
 	flush "${last%%|*}"
 }
 draw_declared
+[ ${#walk_plots_skipped[@]} = 0 ] ||
+	plots+=("skipped ${walk_plots_skipped[*]}: no walk in this run (WALK=1)")
 
 printf '%s\n' "${plots[@]}" > "$report/plots.txt"
 compare_to text "$report/report.txt" --plots "$report/plots.txt"

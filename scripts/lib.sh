@@ -102,13 +102,25 @@ use_base() {	# use_base BASE
 	PRISTINE_TREE=$BUILD_DIR/src/$(if base_is_packaged "$1"; then echo "linux-source-$1"; else echo "$BASE_KEY"; fi)
 }
 
+# A prefix, a walk's step (docs/walk.md): <variant>~<k> names the first
+# k patches of the variant's series for the base.  It is built and booted
+# like a variant, in a tree and under a kernel release of its own name,
+# from its variant's folder: no patch file is copied.  make variant never
+# puts a '~' in a variant's name, and an arm's ':<base>' and AGAINST's
+# '@<name>' come after it.  The variant whose folder holds a name's
+# series: the name itself, or a prefix's variant.
+series_variant() {
+	if [[ $1 =~ ^([^~]+)~[1-9][0-9]*$ ]]; then echo "${BASH_REMATCH[1]}"; else echo "$1"; fi
+}
+
 # The folder of a variant's series for a kernel line.
 series_dir() {	# series_dir VARIANT [LINE]
-	local line=${2:-$BASE_LINE}
+	local line=${2:-$BASE_LINE} v
+	v=$(series_variant "$1")
 	if [ "$line" = "$SERIES_HOME_LINE" ]; then
-		echo "$PATCHES_DIR/$1"
+		echo "$PATCHES_DIR/$v"
 	else
-		echo "$PATCHES_DIR/$1/$line"
+		echo "$PATCHES_DIR/$v/$line"
 	fi
 }
 
@@ -124,12 +136,16 @@ variant_lines() {
 }
 
 # A file that describes a variant (config, selftest.args, known-failures,
-# control): the series folder's own for this base, else the variant's.
+# control): the series folder's own for this base, else the variant's.  A
+# prefix has its variant's, unless NAME~<k> beside one is its own (a
+# selftest option that holds only once a later patch is in).
 variant_file() {	# variant_file VARIANT NAME
-	local f
-	f=$(series_dir "$1")/$2
-	[ -f "$f" ] || f=$PATCHES_DIR/$1/$2
-	echo "$f"
+	local v f
+	v=$(series_variant "$1")
+	for f in "$(series_dir "$v")/$2${1#"$v"}" "$PATCHES_DIR/$v/$2${1#"$v"}" "$(series_dir "$v")/$2"; do
+		[ ! -f "$f" ] || { echo "$f"; return; }
+	done
+	echo "$PATCHES_DIR/$v/$2"
 }
 
 # Every variant: stock plus each folder of patches/ with a series for
@@ -156,8 +172,18 @@ control_variants() {
 }
 
 check_variant() {
-	local valid lines
+	local valid lines v n
 	[ "$1" = stock ] && return
+	v=$(series_variant "$1")
+	if [ "$v" != "$1" ]; then
+		check_variant "$v"
+		n=$(series_patches "$v" | wc -l)
+		[ "$n" -gt 1 ] ||
+			die "'$1': $v has $n patch(es) on base $BASE, so no prefix but itself (docs/walk.md)"
+		[ "${1##*~}" -lt "$n" ] ||
+			die "'$1': a prefix of $v takes 1 to $((n - 1)) of its $n patches on base $BASE; all $n are $v itself (docs/walk.md)"
+		return
+	fi
 	if [ -d "$PATCHES_DIR/$1" ] && [ ! -f "$(series_dir "$1")/series" ] &&
 		lines=$(variant_lines "$1" | paste -sd' ') && [ -n "$lines" ]; then
 		die "variant '$1' has no series for base $BASE (kernel line $BASE_LINE); it has series for: $lines (patches/$1/, docs/bases.md)"
@@ -168,10 +194,18 @@ check_variant() {
 }
 
 # Patch files of a variant's series for this base, in order, as absolute
-# paths.  A line names a file relative to the series' folder: a port's
-# series names a patch that applies to its line unchanged as ../<file>.
+# paths; a prefix's, the first of its variant's.  A line names a file
+# relative to the series' folder: a port's series names a patch that
+# applies to its line unchanged as ../<file>.
 series_patches() {
-	local dir line
+	local dir line v
+	v=$(series_variant "$1")
+	if [ "$v" != "$1" ]; then
+		# sed reads to the end: head would leave the loop below a
+		# broken pipe
+		series_patches "$v" | sed -n "1,${1##*~}p"
+		return
+	fi
 	dir=$(series_dir "$1")
 	[ -f "$dir/series" ] || return 0
 	while read -r line; do

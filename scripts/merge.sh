@@ -7,6 +7,9 @@
 # run's meta.json says: another run, rig commit or measuring code, mode,
 # or kernel or module build.  Rows: a timing or plugin unit's when it
 # succeeded, a fault unit's always, so that the report shows what broke.
+# A walk's prefix (WALK=1) with a failed unit is not bisectable there:
+# none of its rows are joined, meta.json's walk says why, and the run
+# does not fail for it (docs/walk.md).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -35,6 +38,34 @@ for u in "${units[@]}"; do
 	fi
 done
 
+# Why a unit failed, for a reader: the selftest's failed cases, or how
+# the boot ended.
+unit_failure() {	# unit_failure UNIT
+	local dir=$run/$1 cases status
+	cases=$(sed -n 's/^not ok [0-9]* \([^ ]*\).*/\1/p' "$dir/selftest.tap" 2> /dev/null | paste -sd' ')
+	status=$(cat "$dir/failed")
+	if [ -n "$cases" ]; then
+		echo "its selftest failed ($cases) in $1"
+	else
+		case $status in
+		124) echo "$1 hung (no power-off within BOOT_TIMEOUT)" ;;
+		125) echo "$1 ended in a panic, oops or warning, or without a status (serial.log)" ;;
+		*) echo "$1 failed with status $status (serial.log)" ;;
+		esac
+	fi
+}
+
+# The walks' prefixes: every step's arm but the last (the whole series).
+declare -A prefix=() not_bisectable=()
+while read -r arm; do prefix[$arm]=1; done < <(jq -r '.walks[]?.steps[:-1][].arm' "$run/meta.json")
+for i in "${!failed[@]}"; do
+	arm=${failed[i]%%/*}
+	[ -n "${prefix[$arm]:-}" ] || continue
+	[ -n "${not_bisectable[$arm]:-}" ] || not_bisectable[$arm]=$(unit_failure "${failed[i]}")
+	unset 'failed[i]'
+done
+failed=("${failed[@]}")
+
 fail_run() {
 	echo failed > "$run/status"
 	die "run $(basename "$run"): $*; 'latest' not updated; its good units are kept: make resume RUN=$run runs the others again"
@@ -45,6 +76,7 @@ fail_run() {
 "$BUILD_DIR/bin/rows" header > "$run/samples.csv.tmp"
 for u in "${units[@]}"; do
 	dir=$run/$u
+	[ -z "${not_bisectable[${u%%/*}]:-}" ] || continue
 	if [ "${phase[$u]}" = fault ] || [ "$(unit_state "$dir")" = finished ]; then
 		[ ! -s "$dir/samples.csv" ] || tail -n +2 "$dir/samples.csv" >> "$run/samples.csv.tmp"
 	fi
@@ -60,6 +92,19 @@ mv "$run/samples.csv.tmp" "$run/samples.csv"
 	done | awk -F'\t' '{ k = $2 "\t" $3; s[k] += $4; if (!((k, $1) in seen)) { seen[k, $1]; n[k]++ } }
 		END { for (k in s) printf "%s\t%d\t%.1f\n", k, n[k], s[k] }' | sort -t$'\t' -k4,4gr -k2,2
 } > "$run/profile.tsv"
+
+# Each prefix that booted is not bisectable, or no longer (a resume).
+if [ ${#prefix[@]} -gt 0 ]; then
+	for arm in "${!not_bisectable[@]}"; do
+		log "$arm: not bisectable, left out of the comparison: ${not_bisectable[$arm]}"
+	done
+	jq --argjson booted "$(printf '%s\n' "${units[@]%%/*}" | sort -u | jq -R . | jq -s .)" \
+		--argjson reasons "$(for arm in "${!not_bisectable[@]}"; do
+			jq -n --arg a "$arm" --arg r "${not_bisectable[$arm]}" '{($a): $r}'; done | jq -s 'add // {}')" \
+		'.walks[].steps[] |= (.arm as $a | if $booted | index([$a]) then .not_bisectable = ($reasons[$a] // null) else . end)' \
+		"$run/meta.json" > "$run/meta.json.tmp"
+	mv "$run/meta.json.tmp" "$run/meta.json"
+fi
 
 [ ${#failed[@]} = 0 ] || fail_run "incomplete, failed boots: ${failed[*]}"
 echo complete > "$run/status"
