@@ -28,12 +28,15 @@ grep -q " init=$RIG_ROOT/guest-init/init cdevbench_guest=1 " <<< "$append" ||
 echo "command line passed as written: ...${append: -60}"
 
 # The boot's profile: a QEMU whose console prints init's and the suite's
-# lines, a step taking 0.5 s, then the guest's status.  serial.log gets
+# lines after a second of "kernel boot" (a stamping loop started late
+# on a loaded host would shorten the first step), a step taking 0.5 s,
+# then the guest's status.  serial.log gets
 # the console as printed; steps.tsv each logged line with the host's
 # seconds, then QEMU's exit; unit_profile the steps and their seconds.
 cat > "$tmp/bin/qemu-system-x86_64" <<'QEMU'
 #!/bin/sh
 echo "Linux version 6.1.0-stand-in"
+sleep 1
 echo "cdevbench-init: variant stock boot 1, kernel 6.1.0-stand-in"
 echo "cdevbench-suite: step selftest"
 sleep 0.5
