@@ -72,7 +72,7 @@ static size_t phase_index(const char *param)
 static void line_title(char *buf, size_t size, const struct comparison *x)
 {
 	const char *what = x->metric;
-	char bench[48], threads[16];
+	char bench[48];
 	size_t i, p = phase_index(x->param);
 
 	for (i = 0; i < sizeof(metric_names) / sizeof(metric_names[0]); i++)
@@ -80,9 +80,8 @@ static void line_title(char *buf, size_t size, const struct comparison *x)
 			what = metric_names[i][1];
 	if (is_shared_lines(x)) {
 		param_value(x->param, "bench", bench, sizeof(bench));
-		param_value(x->param, "threads", threads, sizeof(threads));
-		snprintf(buf, size, "%s per %s, %s threads", what,
-			 !strcmp(bench, "open_cached") ? "cached open" : bench, threads);
+		snprintf(buf, size, "%s per %s", what,
+			 !strcmp(bench, "open_cached") ? "cached open" : bench);
 	} else if (p < NPHASES) {
 		snprintf(buf, size, "%s per %s", what, phase_names[p][1]);
 	} else {
@@ -98,7 +97,13 @@ static void item_name(char *buf, size_t size, const struct comparison *x)
 	const char *p = x->param;
 
 	buf[0] = '\0';
-	if (is_shared_lines(x) || !strcmp(x->param, "-"))
+	if (is_shared_lines(x)) {
+		char threads[16];
+
+		snprintf(buf, size, "%s threads", param_value(x->param, "threads", threads, sizeof(threads)));
+		return;
+	}
+	if (!strcmp(x->param, "-"))
 		return;
 	if (param_value(x->param, "lock", buf, size)[0])
 		return;
@@ -238,7 +243,8 @@ size_t kind_changes(const struct comparison *c, size_t n, const char *variant,
 			continue;	/* the same whole numbers somewhere */
 		line_title(ch.line, sizeof(ch.line), x);
 		item_name(ch.item, sizeof(ch.item), x);
-		ch.zero = (ch.from_hi == 0) != (ch.to_hi == 0);
+		/* a named shared line that went or came counts as a lock that did */
+		ch.zero = (ch.from_hi == 0) != (ch.to_hi == 0) || ch.sites[0];
 		for (d = 0; d < ndecls && strcmp(decls[d].name, x->metric); d++)
 			;
 		ch.order = (int)(d * (NPHASES + 1) + phase_index(x->param));
@@ -304,11 +310,15 @@ void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const c
 			for (m = i; m < j; m++)
 				fprintf(out, "%s %s", m > i ? "," : "", k[m].item);
 		} else {
+			int same_sites = 1;
+
+			for (m = i; m < j; m++)
+				same_sites &= !strcmp(k[m].sites, k[i].sites);
 			for (m = i; m < j; m++) {
 				format_move(move, sizeof(move), &k[m]);
 				fprintf(out, "%s%s%s %s", m > i ? "," : "", k[m].item[0] ? " " : "",
 					k[m].item, move);
-				if (k[m].sites[0])
+				if (k[m].sites[0] && (!same_sites || m == j - 1))
 					fprintf(out, "; %s", k[m].sites);
 			}
 		}

@@ -160,7 +160,7 @@ static int cmp_effect(const void *a, const void *b)
  * the changes, largest first; then the metrics that did not change, all
  * in one wrapped "same" line, and any that are unclear or missing. */
 static void print_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
-			  size_t max_changes)
+			  size_t max_changes, size_t max_kind)
 {
 	const struct comparison **rows = xmalloc((n ? n : 1) * sizeof(*rows));
 	size_t i, j, k, nr = 0, secondary = 0, secondary_changed = 0, nsame = 0;
@@ -270,7 +270,7 @@ static void print_changes(FILE *scr, const struct comparison *c, size_t n, const
 	if (nsame)
 		fprint_wrapped(scr, same_text, 78, "  ");
 	free(same_text);
-	print_kind_changes(scr, c, n, variant, max_changes);
+	print_kind_changes(scr, c, n, variant, max_kind);
 	if (secondary)
 		fprintf(scr, "  %zu of %zu secondary comparisons changed (tables below)\n",
 		       secondary_changed, secondary);
@@ -396,7 +396,8 @@ static void print_sittings(FILE *out)
 
 /* The variants' blocks of the first screen, each with at most
  * max_changes lines of changes; then the comparisons a side is missing. */
-static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t max_changes)
+static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t max_changes,
+			   size_t max_kind)
 {
 	char *text = NULL;
 	size_t len = 0, i, j;
@@ -409,7 +410,7 @@ static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t
 		print_variant_heading(scr, in->variants[i], md);
 		if (md)
 			fprintf(scr, "```\n");
-		print_changes(scr, c, n, in->variants[i], max_changes);
+		print_changes(scr, c, n, in->variants[i], max_changes, max_kind);
 		fprintf(scr, md ? "```\n\n" : "\n");
 	}
 	for (i = 0, j = 0; i < n; i++)
@@ -786,7 +787,7 @@ void print_summary(const struct comparison *c, size_t n, int md)
 	char b[9][256], *line = NULL, *screen = NULL, *blocks, *walks;
 	const char *qemu;
 	int qemu_len;
-	size_t linelen = 0, screen_len = 0, max_changes = SIZE_MAX, i;
+	size_t linelen = 0, screen_len = 0, max_changes = SIZE_MAX, max_kind = SIZE_MAX, i;
 	FILE *out, *scr = xmemstream(&screen, &screen_len);
 
 	fprintf(scr, md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
@@ -886,13 +887,18 @@ void print_summary(const struct comparison *c, size_t n, int md)
 	fclose(scr);
 	for (;;) {
 		walks = walk_blocks(c, n, md, max_changes);
-		blocks = variant_blocks(c, n, md, max_changes);
-		if (md || max_changes == 1 ||
+		blocks = variant_blocks(c, n, md, max_changes, max_kind);
+		if (md || (max_changes == 1 && max_kind == 1) ||
 		    count_lines(screen) + count_lines(walks) + count_lines(blocks) <= SCREEN_LINES)
 			break;
 		free(walks);
 		free(blocks);
-		max_changes = max_changes == SIZE_MAX ? 6 : max_changes - 1;
+		/* the headline changes give way first: the matrix has their
+		 * verdicts, nothing above has the changes in kind */
+		if (max_changes > 1)
+			max_changes = max_changes == SIZE_MAX ? 6 : max_changes - 1;
+		else
+			max_kind = max_kind == SIZE_MAX ? 6 : max_kind - 1;
 	}
 	fputs(screen, stdout);
 	fputs(walks, stdout);

@@ -60,7 +60,7 @@ grep -qx '    locks per cached open: cdev_lock 1 -> 0' <(block onelock) ||
 	fail "onelock's first-screen block lacks 'cdev_lock 1 -> 0' per cached open: $(block onelock)"
 grep -qx '    locks per first open: cdev_lock 2 -> 1' <(block onelock) ||
 	fail "onelock's block lacks 'cdev_lock 2 -> 1' per first open: $(block onelock)"
-grep -qx '    shared lines per cached open, 2 threads: 13 -> 12; gone cdev_lock+0' <(block onelock) ||
+grep -qx '    shared lines per cached open: 2 threads 13 -> 12; gone cdev_lock+0' <(block onelock) ||
 	fail "onelock's block lacks the shared line that went: $(block onelock)"
 # a count to or from zero leads: the cached open's line before the first open's
 [ "$(block onelock | grep -n 'cdev_lock 1 -> 0' | cut -d: -f1)" -lt \
