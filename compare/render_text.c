@@ -886,7 +886,7 @@ void print_summary(const struct comparison *c, size_t n, int md)
 	print_matrix(scr, c, n, md);
 	fclose(scr);
 	for (;;) {
-		walks = walk_blocks(c, n, md, max_changes);
+		walks = walk_blocks(c, n, md, max_kind);
 		blocks = variant_blocks(c, n, md, max_changes, max_kind);
 		if (md || (max_changes == 1 && max_kind == 1) ||
 		    count_lines(screen) + count_lines(walks) + count_lines(blocks) <= SCREEN_LINES)
@@ -894,7 +894,8 @@ void print_summary(const struct comparison *c, size_t n, int md)
 		free(walks);
 		free(blocks);
 		/* the headline changes give way first: the matrix has their
-		 * verdicts, nothing above has the changes in kind */
+		 * verdicts, nothing above has a walk's steps or the changes in
+		 * kind */
 		if (max_changes > 1)
 			max_changes = max_changes == SIZE_MAX ? 6 : max_changes - 1;
 		else
