@@ -116,7 +116,7 @@ int tested(const struct group *g);
  * are set (a side without a group is "missing"), as every comparison is
  * decided; in t+gap Holm runs within each family of these alone, whose
  * sizes go to family. */
-void decide_all(struct comparison *c, size_t n, size_t family[2]);
+void decide_all(struct comparison *c, size_t n, size_t family[2], int apart_prefixes);
 /* Every variant's comparisons against the baseline, decided. */
 struct comparison *compare_all(size_t *count);
 int changed(const struct comparison *x);

@@ -566,7 +566,8 @@ static void print_walk(FILE *scr, const struct walk *w, int md, size_t max_chang
 	else
 		fprint_wrapped(scr, text, 78, "");
 	free(text);
-	memcpy(rows, w->totals, w->ntotals * sizeof(*rows));
+	if (w->ntotals)
+		memcpy(rows, w->totals, w->ntotals * sizeof(*rows));
 	qsort(rows, w->ntotals, sizeof(*rows), cmp_effect);
 	for (i = 0; i < w->ntotals; i++) {
 		for (j = 0; j < i && (strcmp(rows[j]->metric, rows[i]->metric) ||

@@ -216,11 +216,14 @@ int tested(const struct group *g)
 
 /* Decide comparisons whose groups are set (a side without one is
  * "missing"): per-boot medians, the rule, and in t+gap Holm within each
- * family of these comparisons, whose sizes go to family. */
-void decide_all(struct comparison *c, size_t n, size_t family[2])
+ * family of these comparisons, whose sizes go to family.  With
+ * @apart_prefixes, a walk's prefixes against the baseline are families
+ * of their own, so that WALK=1 leaves the other arms' verdicts as they
+ * would be without it. */
+void decide_all(struct comparison *c, size_t n, size_t family[2], int apart_prefixes)
 {
 	size_t i, j;
-	int f;
+	int f, prefixes;
 
 	for (i = 0; i < n; i++) {
 		struct comparison *x = &c[i];
@@ -241,22 +244,26 @@ void decide_all(struct comparison *c, size_t n, size_t family[2])
 		decide(x);
 	}
 	/* Holm within each family over the comparisons that got a p-value */
+	for (prefixes = 0; prefixes <= apart_prefixes; prefixes++)
 	for (f = HEADLINE; f <= SECONDARY; f++) {
 		double *p = xmalloc((n ? n : 1) * sizeof(*p));
 		size_t np = 0;
 
 		for (i = 0; i < n; i++)
 			if (c[i].rule && !strcmp(c[i].rule, "t+gap") &&
-			    c[i].decl->family == (enum family)f)
+			    c[i].decl->family == (enum family)f &&
+			    (!apart_prefixes || is_walk_prefix(c[i].variant) == prefixes))
 				p[np++] = c[i].p;
 		holm_adjust(p, np);
-		family[f] = np;
+		if (!prefixes)
+			family[f] = np;
 		for (i = 0, j = 0; i < n; i++) {
 			struct comparison *x = &c[i];
 			int dir;
 
 			if (!x->rule || strcmp(x->rule, "t+gap") ||
-			    x->decl->family != (enum family)f)
+			    x->decl->family != (enum family)f ||
+			    (apart_prefixes && is_walk_prefix(x->variant) != prefixes))
 				continue;
 			x->p = p[j++];
 			dir = gap(x, fmax(opt.min_effect, isnan(x->floor) ? 0 : x->floor));
@@ -302,7 +309,7 @@ struct comparison *compare_all(size_t *count)
 							      .variant = in->variants[j] };
 			}
 	}
-	decide_all(c, n, family_size);
+	decide_all(c, n, family_size, 1);
 	*count = n;
 	return c;
 }

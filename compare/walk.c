@@ -75,7 +75,7 @@ static void find_totals(struct walk *w, const struct comparison *c, size_t n)
 						   .var = g, .decl = g->decl, .metric = g->metric,
 						   .param = g->param, .variant = g->variant };
 	}
-	decide_all(own, nown, family);
+	decide_all(own, nown, family, 0);
 	for (i = 0; i < nown; i++)
 		if (changed(&own[i]))
 			w->totals[w->ntotals++] = &own[i];
@@ -110,7 +110,7 @@ static void attribute(struct walk *w, const struct comparison *c, size_t n)
 				.metric = x->metric, .param = x->param, .variant = arm };
 		}
 	}
-	decide_all(w->cmp, w->ntotals * w->nchain, family);
+	decide_all(w->cmp, w->ntotals * w->nchain, family, 0);
 }
 
 size_t find_walks(const struct comparison *c, size_t n, const struct walk **out)

@@ -16,6 +16,15 @@ if [ "$WALK" = 1 ] && [[ " ${variants[*]} " != *" $BASELINE "* ]]; then
 	log "WALK=1: the baseline $BASELINE, every walk's step 0, joins VARIANTS"
 	variants=("$BASELINE" "${variants[@]}")
 fi
+# A prefix named beside its variant would be an arm of its own and a step
+# of the variant's walk at once: a failure of it would be taken for a
+# step's ("not bisectable") and hidden.
+if [ "$WALK" = 1 ]; then
+	for v in "${variants[@]}"; do
+		[[ $v != *~* ]] || [[ " ${variants[*]} " != *" ${v%~*} "* ]] ||
+			die "WALK=1 walks ${v%~*} through $v already: leave $v out of VARIANTS"
+	done
+fi
 # Arms are what boots: the variants on each base, each base's after the
 # previous one's, and the A/A arm right after its baseline so that both
 # see the same stretch of host load.  On one base an arm is named after

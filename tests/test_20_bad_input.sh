@@ -15,6 +15,8 @@ touch "$built/fs/char_dev.c" "$built/.config"
 expect_fail "a tree built in place" "configured or built in place" env BASE="$built" scripts/bench.sh
 rm -rf "$built"
 expect_fail "a base named twice" "BASES names 6.1 twice" env BASES="6.1 6.1" scripts/bench.sh
+expect_fail "a walk's prefix named beside its variant" "WALK=1 walks sysfs-cdev through sysfs-cdev~1 already" \
+	env WALK=1 VARIANTS="stock sysfs-cdev~1 sysfs-cdev" scripts/bench.sh
 # A negative control (patches/*/control) is never a default variant, and
 # is a known one where named.
 default=$(bash -c '. scripts/lib.sh; echo $VARIANTS')

@@ -129,6 +129,20 @@ grep -qx '\[1\] three' <<< "$screen" || fail "the matrix has a column for a pref
 grep -q '^three~2 against stock$' "$tmp/report.txt" || fail "a prefix has no table against the baseline"
 echo "the first screen: patch 2/3 made cdev_add_ns +900%, kernfs nodes 0 -> 1, cdev_del_ns +100% (patch 3/3 -25%)"
 
+# In t+gap a walk's prefixes are Holm families of their own: the other
+# arms' family is as large as it would be without the walk.
+mkdir "$tmp/tg" "$tmp/tg0"
+cp "$run/samples.csv" "$tmp/tg/"
+jq '.mode = "tcg"' "$run/meta.json" > "$tmp/tg/meta.json"
+grep -v '^three~' "$run/samples.csv" > "$tmp/tg0/samples.csv"
+jq '.mode = "tcg" | del(.walks)' "$run/meta.json" > "$tmp/tg0/meta.json"
+build/bin/compare --format json "$tmp/tg/samples.csv" > "$tmp/tg/compare.json" || fail "compare failed in t+gap"
+build/bin/compare --format json "$tmp/tg0/samples.csv" > "$tmp/tg0/compare.json" || fail "compare failed in t+gap"
+with=$(jq .holm_family_size.headline "$tmp/tg/compare.json")
+without=$(jq .holm_family_size.headline "$tmp/tg0/compare.json")
+[ "$with" -gt 0 ] && [ "$with" = "$without" ] ||
+	fail "t+gap: the headline Holm family is $with with the walk's prefixes, $without without them"
+
 build/bin/compare --format json "$run/samples.csv" > "$tmp/compare.json"
 jq -e '.attribution | length == 1 and .[0].variant == "three" and .[0].from == "stock" and
 	(.[0].steps | map(.arm)) == ["three~1", "three~2", "three"]' "$tmp/compare.json" > /dev/null ||
