@@ -72,8 +72,10 @@ void print_race_outcome(FILE *out)
 			fprintf(out, !strcmp(result, "pass") ?
 				" (it must fail: this check did not catch its planted bug)" :
 				" as it must");
+		/* the console's line, up to its carriage return (race.json
+		 * written before the race check stripped it) */
 		if (strcmp(result, "pass") && evidence[0])
-			fprintf(out, ": %s", evidence);
+			fprintf(out, ": %.*s", (int)strcspn(evidence, "\r\n"), evidence);
 	}
 	unfinished = json_get(doc, "unfinished");
 	for (e = unfinished ? unfinished->child : NULL; e; e = e->next)
