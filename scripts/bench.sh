@@ -120,8 +120,10 @@ for arm in "${arms[@]}"; do
 	for f in "${flavours[@]}"; do
 		[ -z "${arm_aa_of[$arm]:-}" ] || break	# its baseline's kernel
 		t=$(date +%s)
-		if ! BASE=${arm_base[$arm]} "$RIG_ROOT/scripts/kernel.sh" "$k" "$f" 2>&1 | tee "$kernel_log" >&2; then
-			[ -n "${walk_prefix[$arm]:-}" ] || { rm -f "$kernel_log"; exit 1; }
+		if [ -z "${walk_prefix[$arm]:-}" ]; then
+			BASE=${arm_base[$arm]} "$RIG_ROOT/scripts/kernel.sh" "$k" "$f" ||
+				{ rc=$?; rm -f "$kernel_log"; exit "$rc"; }
+		elif ! BASE=${arm_base[$arm]} "$RIG_ROOT/scripts/kernel.sh" "$k" "$f" 2>&1 | tee "$kernel_log" >&2; then
 			not_bisectable[$arm]=$(sed -n 's/^cdevbench: error: //p' "$kernel_log" | tail -1)
 			: "${not_bisectable[$arm]:=scripts/kernel.sh $k $f failed}"
 			log "$arm: not bisectable, the walk goes on without it: ${not_bisectable[$arm]}"
