@@ -424,14 +424,7 @@ void print_json(const struct comparison *c, size_t n)
 		json_member("family", x->decl->family == HEADLINE ? "headline" : "secondary");
 		json_member("variant", x->variant);
 		printf(",\"boots_base\":%zu,\"boots_variant\":%zu", x->nb, x->nv);
-		json_number_member("median_base", both ? x->mb : NAN);
-		json_number_member("median_variant", both ? x->mv : NAN);
-		json_number_member("ratio", both ? x->ratio : NAN);
-		json_number_member("ratio_low", both ? x->lo : NAN);
-		json_number_member("ratio_high", both ? x->hi : NAN);
-		json_number_member("p_value", both ? x->p : NAN);
-		json_member("verdict", x->verdict);
-		json_member("rule", x->rule);
+		json_numbers(x);
 		json_number_member("floor", both ? x->floor : NAN);
 		json_number_member("rep_spread", both ? x->rep_spread : NAN);
 		if (x->npairs)
