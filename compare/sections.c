@@ -433,11 +433,14 @@ void print_profile(int md)
 	while (shown < PROFILE_SHOWN && fgets(line, sizeof(line), f)) {
 		char *phase = strtok(line, "\t\n"), *step = strtok(NULL, "\t\n");
 		char *boots = strtok(NULL, "\t\n"), *seconds = strtok(NULL, "\t\n");
+		int cut;	/* a step's name cut to 78 columns, marked where cut */
 
 		if (!seconds)
 			continue;
-		printf(md ? "- %s s, %s, %s boot%s: %s\n" : "  %7s s  %-6s %3s boot%s  %.50s\n", seconds,
-		       phase, boots, strcmp(boots, "1") ? "s" : "", step);
+		cut = !md && strlen(step) > 47;
+		printf(md ? "- %s s, %s, %s boot%s: %.*s%s\n" : "  %7s s  %-6s %3s boot%s  %.*s%s\n",
+		       seconds, phase, boots, strcmp(boots, "1") ? "s" : "", cut ? 44 : (int)strlen(step),
+		       step, cut ? "..." : "");
 		shown++;
 	}
 	fclose(f);

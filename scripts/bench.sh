@@ -451,6 +451,7 @@ spent+=", report $(minutes "$t_report")"
 	echo "$spent"
 	printf 'kernels: %s\n' "$(printf '%s, ' "${kernel_times[@]}" | sed 's/, $//')"
 	echo "the boots' slowest steps, host seconds summed over boots (profile.tsv has every step):"
-	awk -F'\t' 'NR > 1 && NR <= 11 { printf "  %7.1f s  %-6s %3d boots  %s\n", $4, $1, $3, $2 }' "$run/profile.tsv"
+	awk -F'\t' 'NR > 1 && NR <= 11 { printf "  %7.1f s  %-6s %3d boot%s  %s\n", $4, $1, $3, $3 == 1 ? "" : "s", $2 }' \
+		"$run/profile.tsv"
 } > "$run/time.txt"
 log "time: $spent"
