@@ -412,7 +412,7 @@ if [ "$RACE" = 1 ]; then
 		fi
 	done
 	jq -n --argjson multi "$(( ${#bases[@]} > 1 ))" \
-		--argjson unfinished "$(printf '%s\n' "${unfinished[@]}" | jq -R . | jq -s 'map(select(. != ""))')" \
+		--argjson unfinished "$(json_array "${unfinished[@]}")" \
 		'[inputs] as $races | {mode: $races[0].mode, vcpus: $races[0].vcpus, rounds: $races[0].rounds,
 		  unfinished: $unfinished, checks: [$races[] as $r | $r.checks[] |
 			. + {base: $r.base, arm: (if $multi == 1 then .variant + ":" + $r.base_key else .variant end)}]}' \

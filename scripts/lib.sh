@@ -646,6 +646,9 @@ unit_facts_json() {	# unit_facts_json KERNEL FLAVOUR
 		"${KERNEL_BUILD_JQ_ARGS[@]}" '$ARGS.named'
 }
 
+# Its words as a JSON array of strings, [] for none.
+json_array() { jq -cn '$ARGS.positional' --args "$@"; }
+
 # A unit's state, from its folder: finished (and did not fail),
 # failed, or missing (it never ran, or did not finish).
 unit_state() {

@@ -20,12 +20,12 @@ expected=$(mktemp)
 trap 'rm -f "$expected"' EXIT
 
 refused=() failed=() missing=()
-declare -A phase=()
+declare -A phase=() state=()
 for u in "${units[@]}"; do
 	dir=$run/$u
 	phase[$u]=$(unit_phase "$dir")
-	state=$(unit_state "$dir")
-	if [ "$state" = missing ]; then
+	state[$u]=$(unit_state "$dir")
+	if [ "${state[$u]}" = missing ]; then
 		missing+=("$u")
 		continue
 	fi
@@ -33,7 +33,7 @@ for u in "${units[@]}"; do
 	why=$(unit_refusal "$dir" "$expected" "the run (meta.json)")
 	if [ -n "$why" ]; then
 		refused+=("$u: $why")
-	elif [ "$state" = failed ]; then
+	elif [ "${state[$u]}" = failed ]; then
 		failed+=("$u")
 	fi
 done
@@ -77,7 +77,7 @@ fail_run() {
 for u in "${units[@]}"; do
 	dir=$run/$u
 	[ -z "${not_bisectable[${u%%/*}]:-}" ] || continue
-	if [ "${phase[$u]}" = fault ] || [ "$(unit_state "$dir")" = finished ]; then
+	if [ "${phase[$u]}" = fault ] || [ "${state[$u]}" = finished ]; then
 		[ ! -s "$dir/samples.csv" ] || tail -n +2 "$dir/samples.csv" >> "$run/samples.csv.tmp"
 	fi
 done

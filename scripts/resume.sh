@@ -80,18 +80,17 @@ for u in "${pending[@]}"; do
 	# interrupted one did or did not write
 	attempt=1
 	while [ -e "$dir/attempt-$attempt" ]; do attempt=$((attempt + 1)); done
-	if [ -n "$(find "$dir" -mindepth 1 -maxdepth 1 ! -name 'attempt-*' ! -name unit.env \
-		! -name expected.json ! -name suite.env -print -quit)" ]; then
+	mapfile -d '' earlier < <(find "$dir" -mindepth 1 -maxdepth 1 ! -name 'attempt-*' \
+		! -name unit.env ! -name expected.json ! -name suite.env -print0)
+	if [ ${#earlier[@]} -gt 0 ]; then
 		mkdir "$dir/attempt-$attempt"
-		find "$dir" -mindepth 1 -maxdepth 1 ! -name 'attempt-*' ! -name unit.env \
-			! -name expected.json ! -name suite.env \
-			-exec mv -t "$dir/attempt-$attempt" {} +
+		mv -t "$dir/attempt-$attempt" "${earlier[@]}"
 		attempt=$((attempt + 1))
 	fi
 	UNIT_ATTEMPT=$attempt UNIT_SITTING=$sitting "$RIG_ROOT/scripts/unit.sh" "$dir" || true
 done
 
-jq --arg date "$sitting" --argjson units "$(printf '%s\n' "${pending[@]}" | jq -R . | jq -s 'map(select(. != ""))')" \
+jq --arg date "$sitting" --argjson units "$(json_array "${pending[@]}")" \
 	'.sittings = (.sittings // []) + [{ date: $date, units: $units }]' "$run/meta.json" > "$run/meta.json.tmp"
 mv "$run/meta.json.tmp" "$run/meta.json"
 echo "resumed $sitting: ${#pending[@]} units, $(( $(date +%s) - $(date -d "$sitting" +%s) ))s" >> "$run/time.txt"

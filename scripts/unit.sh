@@ -34,8 +34,7 @@ executor=scripts/unit.sh
 unit_facts_json "$UNIT_KERNEL" "$(phase_flavour "$UNIT_PHASE")" |
 	jq --arg host "$(hostname)" --arg executor "$executor" \
 		--arg started "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --argjson attempt "${UNIT_ATTEMPT:-1}" \
-		'. + $ARGS.named' |
-	if [ -n "${UNIT_SITTING:-}" ]; then jq --arg sitting "$UNIT_SITTING" '. + $ARGS.named'; else cat; fi \
+		--arg sitting "${UNIT_SITTING:-}" '. + $ARGS.named | if .sitting == "" then del(.sitting) else . end' \
 		> "$unit_dir/ran.json"
 
 finish() {	# finish STATUS SECONDS
