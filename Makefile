@@ -27,6 +27,8 @@ CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 # The report engine, compare/: every file but the unit test, and the
 # results schema's reader and writer.
 COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench/lib/results.c
+# Student's t from GSL (libgsl-dev, scripts/deps.sh).
+COMPARE_LIBS := -lgsl -lgslcblas -lm
 
 .PHONY: all deps kernels variant progs tools bench race-check compare baseline example resume merge check test clean
 
@@ -56,11 +58,11 @@ $(BIN_DIR)/pmu_rows: bench/plugin/pmu_rows.c bench/lib/results.c bench/lib/resul
 
 $(BIN_DIR)/compare: $(COMPARE_SRCS) $(wildcard compare/*.h) bench/lib/results.h bench/benchmarks.def
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Ibench/lib -o $@ $(COMPARE_SRCS) -lm
+	$(CC) $(CFLAGS) -Ibench/lib -o $@ $(COMPARE_SRCS) $(COMPARE_LIBS)
 
 $(BIN_DIR)/test_stats: compare/test_stats.c compare/stats.c compare/stats.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ compare/test_stats.c compare/stats.c -lm
+	$(CC) $(CFLAGS) -o $@ compare/test_stats.c compare/stats.c $(COMPARE_LIBS)
 
 $(BIN_DIR)/%: bench/selftest/%.c
 	@mkdir -p $(@D)

@@ -10,6 +10,7 @@ packages=(
 	bpftrace linux-perf	# tracing in the guest (taken from the host root)
 	gnuplot-nox		# report plots
 	jq			# writes meta.json
+	libgsl-dev		# compare: Student's t distribution and its quantile
 	shellcheck		# make test lints the shell scripts
 	ccache			# keeps kernel rebuilds cheap
 	git			# make variant: mbox splitting, git ranges, work trees
