@@ -27,8 +27,10 @@ CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 # The report engine, compare/: every file but the unit test, and the
 # results schema's reader and writer.
 COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench/lib/results.c
-# Student's t from GSL (libgsl-dev, scripts/deps.sh).
-COMPARE_LIBS := -lgsl -lgslcblas -lm
+# Student's t from GSL; meta.json and race.json read with jansson
+# (libgsl-dev, libjansson-dev: scripts/deps.sh).
+STATS_LIBS := -lgsl -lgslcblas -lm
+COMPARE_LIBS := -ljansson $(STATS_LIBS)
 
 .PHONY: all deps kernels variant progs tools bench race-check compare baseline example resume merge check test clean
 
@@ -62,7 +64,7 @@ $(BIN_DIR)/compare: $(COMPARE_SRCS) $(wildcard compare/*.h) bench/lib/results.h 
 
 $(BIN_DIR)/test_stats: compare/test_stats.c compare/stats.c compare/stats.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ compare/test_stats.c compare/stats.c $(COMPARE_LIBS)
+	$(CC) $(CFLAGS) -o $@ compare/test_stats.c compare/stats.c $(STATS_LIBS)
 
 $(BIN_DIR)/%: bench/selftest/%.c
 	@mkdir -p $(@D)

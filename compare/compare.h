@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "json.h"
+#include <jansson.h>
 #include "results.h"
 
 #define CSV_HEADER "metric,param,baseline,variant,n_base,n_var,median_base," \
@@ -41,8 +41,8 @@ struct group {
 struct meta {
 	char *path;
 	const char *mode;
-	struct json *doc;
-	struct json *race;	/* race.json beside it (make bench RACE=1), or NULL */
+	json_t *doc;		/* meta.json, parsed by jansson */
+	json_t *race;		/* race.json beside it (make bench RACE=1), or NULL */
 };
 
 /* One variant's (metric, param) against the baseline's.  bmed/vmed: the
@@ -90,7 +90,10 @@ struct group *find_group(const char *metric, const char *param, const char *vari
 void read_samples(const char *file);
 void fill_absent_counts(void);
 void read_meta(const char *samples);
-const struct json *variant_meta(const char *variant, const char **path);
+const json_t *variant_meta(const char *variant, const char **path);
+/* A string member of a JSON object, or fallback where obj is no object,
+ * or the member is missing or not a string. */
+const char *member_string(const json_t *obj, const char *key, const char *fallback);
 /* A top-level value of the first meta.json: arrays as words. */
 const char *meta_field(const char *key, char *buf, size_t size);
 void check_comparable(void);

@@ -209,38 +209,43 @@ void fill_absent_counts(void)
 	}
 }
 
-/* A JSON file parsed, or NULL where there is none; one that does not
- * parse is fatal, or where @optional a warning and NULL. */
-static struct json *read_json_file(const char *path, int optional)
+/* A JSON file parsed (jansson; every number a double, as jq holds
+ * them), or NULL where there is none; one that does not parse is fatal,
+ * or where @optional a warning and NULL.  Either names the line and
+ * column where jansson stopped. */
+static json_t *read_json_file(const char *path, int optional)
 {
-	char err[128], *text;
-	struct json *doc;
-	long size;
+	char where[64] = "";
+	json_error_t error;
+	json_t *doc;
 	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return NULL;
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	rewind(f);
-	text = calloc(1, size + 1);
-	if (!text || fread(text, 1, size, f) != (size_t)size)
-		die("cannot read %s", path);
+	doc = json_loadf(f, JSON_DECODE_INT_AS_REAL, &error);
 	fclose(f);
-	doc = json_parse(text, err, sizeof(err));
-	free(text);
-	if (!doc && !optional)
-		die("%s: %s", path, err);
-	if (!doc)
-		fprintf(stderr, "compare: warning: %s left out: %s\n", path, err);
-	return doc;
+	if (doc)
+		return doc;
+	if (error.line > 0)
+		snprintf(where, sizeof(where), "line %d, column %d: ", error.line, error.column);
+	if (!optional)
+		die("%s: %s%s", path, where, error.text);
+	fprintf(stderr, "compare: warning: %s left out: %s%s\n", path, where, error.text);
+	return NULL;
+}
+
+const char *member_string(const json_t *obj, const char *key, const char *fallback)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : fallback;
 }
 
 void read_meta(const char *samples)
 {
 	char *copy = xstrdup(samples), path[4096];
 	const char *dir = dirname(copy);
-	struct json *doc;
+	json_t *doc;
 	struct meta *m;
 
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
@@ -253,19 +258,19 @@ void read_meta(const char *samples)
 	m = &store.metas[store.nmetas++];
 	m->doc = doc;
 	m->path = xstrdup(path);
-	m->mode = json_get_string(doc, "mode", "unknown");	/* doc is kept */
+	m->mode = member_string(doc, "mode", "unknown");	/* doc is kept */
 	snprintf(path, sizeof(path), "%s/race.json", dir);
 	m->race = read_json_file(path, 1);
 	free(copy);
 }
 
-const struct json *variant_meta(const char *variant, const char **path)
+const json_t *variant_meta(const char *variant, const char **path)
 {
 	size_t i;
 
 	for (i = 0; i < store.nmetas; i++) {
-		const struct json *v = json_get(json_get(store.metas[i].doc, "variants"),
-						variant);
+		const json_t *v = json_object_get(json_object_get(store.metas[i].doc, "variants"),
+						  variant);
 		if (v) {
 			*path = store.metas[i].path;
 			return v;
@@ -276,28 +281,31 @@ const struct json *variant_meta(const char *variant, const char **path)
 
 const char *meta_field(const char *key, char *buf, size_t size)
 {
-	const struct json *v = store.nmetas ? json_get(store.metas[0].doc, key) : NULL;
+	const json_t *v = store.nmetas ? json_object_get(store.metas[0].doc, key) : NULL;
 
 	/* always in buf, which callers may read again */
 	if (!v)
 		snprintf(buf, size, "?");
-	else if (v->type == JSON_STRING)
-		snprintf(buf, size, "%s", v->string);
-	else if (v->type == JSON_BOOL)
-		snprintf(buf, size, "%s", v->number ? "true" : "false");
-	if (!v || v->type == JSON_STRING || v->type == JSON_BOOL)
+	else if (json_is_string(v))
+		snprintf(buf, size, "%s", json_string_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, size, "%s", json_is_true(v) ? "true" : "false");
+	if (!v || json_is_string(v) || json_is_boolean(v))
 		return buf;
-	if (v->type == JSON_ARRAY) {
-		const struct json *e;
-		size_t len = 0;
+	if (json_is_array(v)) {
+		const json_t *e;
+		size_t len = 0, i;
 
 		buf[0] = '\0';
-		for (e = v->child; e && len < size; e = e->next)
-			len += snprintf(buf + len, size - len, "%s%g",
-					e == v->child ? "" : " ", e->number);
+		json_array_foreach(v, i, e) {
+			if (len >= size)
+				break;
+			len += snprintf(buf + len, size - len, "%s%g", i ? " " : "",
+					json_number_value(e));
+		}
 		return buf;
 	}
-	snprintf(buf, size, "%g", v->number);
+	snprintf(buf, size, "%g", json_number_value(v));
 	return buf;
 }
 
@@ -305,7 +313,7 @@ const char *meta_field(const char *key, char *buf, size_t size)
  * or where the variant is on another base. */
 void check_comparable(void)
 {
-	const struct json *bm, *vm, *d;
+	const json_t *bm, *vm, *d;
 	const char *bpath, *vpath, *bsha, *vsha;
 	size_t i;
 
@@ -316,21 +324,21 @@ void check_comparable(void)
 	bm = variant_meta(opt.baseline, &bpath);
 	if (!bm)
 		return;
-	bsha = json_get_string(bm, "config_sha256", "");
+	bsha = member_string(bm, "config_sha256", "");
 	for (i = 0; i < store.nvariants; i++) {
 		vm = variant_meta(store.variants[i], &vpath);
 		if (!vm || vm == bm)
 			continue;
-		vsha = json_get_string(vm, "config_sha256", "");
+		vsha = member_string(vm, "config_sha256", "");
 		/* another base's config differs necessarily, but never in an
 		 * option the shared fragments ask for */
-		d = json_get(vm, "rig_config_differences");
-		if (d && d->child)
+		d = json_object_get(vm, "rig_config_differences");
+		if (json_array_size(d))
 			die("cannot compare: %s sets %s, which the rig's config fragments ask for, otherwise than %s (%s)",
-			    store.variants[i], d->child->string, opt.baseline, vpath);
-		if (strcmp(json_get_string(bm, "base", ""), json_get_string(vm, "base", "")))
+			    store.variants[i], json_string_value(json_array_get(d, 0)), opt.baseline, vpath);
+		if (strcmp(member_string(bm, "base", ""), member_string(vm, "base", "")))
 			continue;
-		if (strcmp(bsha, vsha) && !json_get_string(vm, "config_fragment", NULL))
+		if (strcmp(bsha, vsha) && !member_string(vm, "config_fragment", NULL))
 			die("cannot compare: %s was built with another kernel config than %s (%.12s vs %.12s) and declares no config fragment",
 			    store.variants[i], opt.baseline, vsha, bsha);
 	}

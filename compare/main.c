@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 		usage();
 	if (meta_key) {
 		read_meta(argv[optind]);
-		if (!in->nmetas || !json_get(in->metas[0].doc, meta_key))
+		if (!in->nmetas || !json_object_get(in->metas[0].doc, meta_key))
 			die("%s: no meta.json beside it, or no '%s' in it", argv[optind], meta_key);
 		puts(meta_field(meta_key, buf, sizeof(buf)));
 		return 0;
@@ -139,13 +139,14 @@ int main(int argc, char **argv)
 	deterministic = in->nmetas && !strcmp(in->metas[0].mode, "icount");
 	for (i = 0; i < in->nvariants; i++) {
 		const char *path;
-		const struct json *vm = variant_meta(in->variants[i], &path);
+		const json_t *vm = variant_meta(in->variants[i], &path);
 
 		/* the arm bench.sh booted as the baseline's A/A control; a run
 		 * of one base written before aa_of names it by its kernel */
 		if (strcmp(in->variants[i], opt.baseline) &&
-		    (!strcmp(json_get_string(vm, "aa_of", ""), opt.baseline) ||
-		     (!json_get(vm, "base") && !strcmp(json_get_string(vm, "kernel", ""), opt.baseline))))
+		    (!strcmp(member_string(vm, "aa_of", ""), opt.baseline) ||
+		     (!json_object_get(vm, "base") &&
+		      !strcmp(member_string(vm, "kernel", ""), opt.baseline))))
 			aa_arm = in->variants[i];
 	}
 

@@ -9,28 +9,29 @@
 #include <string.h>
 #include "compare.h"
 
-static const struct json *race_doc(void)
+static const json_t *race_doc(void)
 {
 	return in->nmetas ? in->metas[0].race : NULL;
 }
 
-static const struct json *race_entry(const char *arm)
+static const json_t *race_entry(const char *arm)
 {
-	const struct json *checks = race_doc() ? json_get(race_doc(), "checks") : NULL, *e;
+	const json_t *e;
+	size_t i;
 
-	for (e = checks ? checks->child : NULL; e; e = e->next)
-		if (!strcmp(json_get_string(e, "arm", ""), arm))
+	json_array_foreach(json_object_get(race_doc(), "checks"), i, e)
+		if (!strcmp(member_string(e, "arm", ""), arm))
 			return e;
 	return NULL;
 }
 
 const char *race_mark(const char *arm)
 {
-	const struct json *e = race_entry(arm);
+	const json_t *e = race_entry(arm);
 
-	if (!e || !strcmp(json_get_string(e, "result", ""), "pass"))
+	if (!e || !strcmp(member_string(e, "result", ""), "pass"))
 		return "";
-	return !strcmp(json_get_string(e, "expected", ""), "fail") ?
+	return !strcmp(member_string(e, "expected", ""), "fail") ?
 	       " (control, race check FAIL)" : " (race check FAIL)";
 }
 
@@ -38,8 +39,9 @@ const char *race_mark(const char *arm)
  * A control that passed says the check did not catch its planted bug. */
 void print_race_outcome(FILE *out)
 {
-	const struct json *doc = race_doc(), *e, *unfinished, *checks;
+	const json_t *doc = race_doc(), *e, *unfinished, *checks;
 	char rounds[32];
+	size_t i;
 
 	if (!doc) {
 		char buf[16];
@@ -50,23 +52,23 @@ void print_race_outcome(FILE *out)
 			fprintf(out, " Race check: asked for (RACE=1), but the run has no race.json: it stopped before the check.");
 		return;
 	}
-	checks = json_get(doc, "checks");
-	if (checks && checks->child) {
-		snprintf(rounds, sizeof(rounds), "%.0f", json_get(doc, "rounds") ?
-			 json_get(doc, "rounds")->number : 0);
+	checks = json_object_get(doc, "checks");
+	if (json_array_size(checks)) {
+		snprintf(rounds, sizeof(rounds), "%.0f",
+			 json_number_value(json_object_get(doc, "rounds")));
 		fprintf(out, " Race check (%s, %.0f vCPUs, %s rounds, slab poisoning):",
-			json_get_string(doc, "mode", "?"),
-			json_get(doc, "vcpus") ? json_get(doc, "vcpus")->number : 0, rounds);
+			member_string(doc, "mode", "?"),
+			json_number_value(json_object_get(doc, "vcpus")), rounds);
 	} else {
 		fprintf(out, " Race check: no outcome");
 	}
-	for (e = checks ? checks->child : NULL; e; e = e->next) {
-		const char *result = json_get_string(e, "result", "?");
-		const char *evidence = json_get_string(e, "evidence", "");
-		int control = !strcmp(json_get_string(e, "expected", ""), "fail");
+	json_array_foreach(checks, i, e) {
+		const char *result = member_string(e, "result", "?");
+		const char *evidence = member_string(e, "evidence", "");
+		int control = !strcmp(member_string(e, "expected", ""), "fail");
 
-		fprintf(out, "%s %s%s %s", e == checks->child ? "" : ";",
-			control ? "control " : "", json_get_string(e, "arm", "?"),
+		fprintf(out, "%s %s%s %s", i ? ";" : "",
+			control ? "control " : "", member_string(e, "arm", "?"),
 			!strcmp(result, "pass") ? "pass" : "FAIL");
 		if (control)
 			fprintf(out, !strcmp(result, "pass") ?
@@ -77,10 +79,10 @@ void print_race_outcome(FILE *out)
 		if (strcmp(result, "pass") && evidence[0])
 			fprintf(out, ": %.*s", (int)strcspn(evidence, "\r\n"), evidence);
 	}
-	unfinished = json_get(doc, "unfinished");
-	for (e = unfinished ? unfinished->child : NULL; e; e = e->next)
-		if (e->type == JSON_STRING)
+	unfinished = json_object_get(doc, "unfinished");
+	json_array_foreach(unfinished, i, e)
+		if (json_is_string(e))
 			fprintf(out, "%s on base %s it did not finish (see the run's race-%s/)",
-				e == unfinished->child ? "; " : ", ", e->string, e->string);
+				i ? ", " : "; ", json_string_value(e), json_string_value(e));
 	fprintf(out, ".");
 }

@@ -263,7 +263,7 @@ void print_ops(const char *run_dir)
 	}
 }
 
-static void json_string(const char *s)
+static void put_string(const char *s)
 {
 	putchar('"');
 	for (; *s; s++) {
@@ -277,7 +277,7 @@ static void json_string(const char *s)
 	putchar('"');
 }
 
-static void json_number(double v)
+static void put_number(double v)
 {
 	if (isfinite(v))
 		printf("%.6g", v);
@@ -285,62 +285,77 @@ static void json_number(double v)
 		printf("null");
 }
 
-/* A parsed JSON value written back, compactly. */
-static void json_value(const struct json *j)
+/* A value jansson parsed (meta.json, race.json) written back compactly,
+ * its numbers and strings as put_number and put_string write compare's
+ * own.  Not json_dumpf: it writes a whole number read as a double as
+ * 2.0, and none of the line breaks compare.json has between its
+ * comparisons; so compare.json is written here, by hand. */
+static void put_value(json_t *j)
 {
-	const struct json *e;
+	const char *key;
+	json_t *e;
+	size_t i;
 
-	switch (j->type) {
+	switch (json_typeof(j)) {
 	case JSON_NULL: printf("null"); break;
-	case JSON_BOOL: printf(j->number ? "true" : "false"); break;
-	case JSON_NUMBER: json_number(j->number); break;
-	case JSON_STRING: json_string(j->string); break;
+	case JSON_TRUE: printf("true"); break;
+	case JSON_FALSE: printf("false"); break;
+	case JSON_INTEGER:
+	case JSON_REAL: put_number(json_number_value(j)); break;
+	case JSON_STRING: put_string(json_string_value(j)); break;
 	case JSON_ARRAY:
-	case JSON_OBJECT:
-		putchar(j->type == JSON_ARRAY ? '[' : '{');
-		for (e = j->child; e; e = e->next) {
-			if (e != j->child)
+		putchar('[');
+		json_array_foreach(j, i, e) {
+			if (i)
 				putchar(',');
-			if (j->type == JSON_OBJECT) {
-				json_string(e->key);
-				putchar(':');
-			}
-			json_value(e);
+			put_value(e);
 		}
-		putchar(j->type == JSON_ARRAY ? ']' : '}');
+		putchar(']');
+		break;
+	case JSON_OBJECT:
+		putchar('{');
+		i = 0;
+		json_object_foreach(j, key, e) {
+			if (i++)
+				putchar(',');
+			put_string(key);
+			putchar(':');
+			put_value(e);
+		}
+		putchar('}');
 		break;
 	}
 }
 
-static void json_member(const char *key, const char *s)
+static void put_member(const char *key, const char *s)
 {
 	printf(",\"%s\":", key);
 	if (s)
-		json_string(s);
+		put_string(s);
 	else
 		printf("null");
 }
 
-static void json_number_member(const char *key, double v)
+static void put_number_member(const char *key, double v)
 {
 	printf(",\"%s\":", key);
-	json_number(v);
+	put_number(v);
 }
 
 /* One comparison's numbers, as in "comparisons" (from its baseline,
  * median_base, to its variant). */
-static void json_numbers(const struct comparison *x)
+static void put_numbers(const struct comparison *x)
 {
 	int both = x->base && x->var;
 
-	json_number_member("median_base", both ? x->mb : NAN);
-	json_number_member("median_variant", both ? x->mv : NAN);
-	json_number_member("ratio", both ? x->ratio : NAN);
-	json_number_member("ratio_low", both ? x->lo : NAN);
-	json_number_member("ratio_high", both ? x->hi : NAN);
-	json_number_member("p_value", both ? x->p : NAN);
-	json_member("verdict", x->verdict);
-	json_member("rule", x->rule);
+	put_number_member("median_base", both ? x->mb : NAN);
+	put_number_member("median_variant", both ? x->mv : NAN);
+	put_number_member("ratio", both ? x->ratio : NAN);
+	put_number_member("ratio_low", both ? x->lo : NAN);
+	put_number_member("ratio_high", both ? x->hi : NAN);
+	put_number_member("p_value", both ? x->p : NAN);
+	put_member("verdict", x->verdict);
+	put_member("rule", x->rule);
 }
 
 /* The walks' attribution (walk.c), as their blocks show it: each walk's
@@ -355,29 +370,29 @@ static void print_attribution_json(const struct comparison *c, size_t n)
 	printf(",\"attribution\":[");
 	for (i = 0; i < nw; i++) {
 		printf("%s\n{\"variant\":", i ? "," : "");
-		json_string(w[i].variant);
-		json_member("from", w[i].from);
+		put_string(w[i].variant);
+		put_member("from", w[i].from);
 		printf(",\"steps\":[");
 		for (j = 0; j < w[i].nsteps; j++) {
 			printf("%s{\"step\":%d", j ? "," : "", w[i].steps[j].step);
-			json_member("arm", w[i].steps[j].arm);
-			json_member("subject", w[i].steps[j].subject);
-			json_member("not_bisectable", w[i].steps[j].not_bisectable);
+			put_member("arm", w[i].steps[j].arm);
+			put_member("subject", w[i].steps[j].subject);
+			put_member("not_bisectable", w[i].steps[j].not_bisectable);
 			printf("}");
 		}
 		printf("],\"changes\":[");
 		for (t = 0; t < w[i].ntotals; t++) {
 			printf("%s\n{\"metric\":", t ? "," : "");
-			json_string(w[i].totals[t]->metric);
-			json_member("param", w[i].totals[t]->param);
-			json_numbers(w[i].totals[t]);
+			put_string(w[i].totals[t]->metric);
+			put_member("param", w[i].totals[t]->param);
+			put_numbers(w[i].totals[t]);
 			printf(",\"steps\":[");
 			for (j = 0; j < w[i].nchain; j++) {
 				printf("%s{\"step\":%d,\"against_step\":%d", j ? "," : "",
 				       w[i].steps[w[i].chain[j]].step,
 				       j ? w[i].steps[w[i].chain[j - 1]].step : 0);
-				json_member("arm", w[i].steps[w[i].chain[j]].arm);
-				json_numbers(&w[i].cmp[t * w[i].nchain + j]);
+				put_member("arm", w[i].steps[w[i].chain[j]].arm);
+				put_numbers(&w[i].cmp[t * w[i].nchain + j]);
 				printf("}");
 			}
 			printf("]}");
@@ -400,33 +415,33 @@ void print_json(const struct comparison *c, size_t n)
 
 	printf("{\"run\":");
 	if (in->nmetas)
-		json_value(in->metas[0].doc);
+		put_value(in->metas[0].doc);
 	else
 		printf("null");
-	json_member("baseline", opt.baseline);
-	json_member("mode_rule", deterministic ? "gap" : "t+gap");
-	json_number_member("alpha", opt.alpha);
-	json_number_member("min_effect", opt.min_effect);
+	put_member("baseline", opt.baseline);
+	put_member("mode_rule", deterministic ? "gap" : "t+gap");
+	put_number_member("alpha", opt.alpha);
+	put_number_member("min_effect", opt.min_effect);
 	printf(",\"holm_family_size\":{\"headline\":%zu,\"secondary\":%zu}",
 	       family_size[HEADLINE], family_size[SECONDARY]);
-	json_member("aa_arm", aa_arm);
+	put_member("aa_arm", aa_arm);
 	printf(",\"comparisons\":[");
 	for (i = 0; i < n; i++) {
 		const struct comparison *x = &c[i];
 		int both = x->base && x->var;
 
 		printf("%s\n{\"metric\":", i ? "," : "");
-		json_string(x->metric);
-		json_member("param", x->param);
-		json_member("unit", x->decl->unit);
-		json_member("direction", directions[x->decl->direction]);
-		json_member("kind", kinds[x->decl->kind]);
-		json_member("family", x->decl->family == HEADLINE ? "headline" : "secondary");
-		json_member("variant", x->variant);
+		put_string(x->metric);
+		put_member("param", x->param);
+		put_member("unit", x->decl->unit);
+		put_member("direction", directions[x->decl->direction]);
+		put_member("kind", kinds[x->decl->kind]);
+		put_member("family", x->decl->family == HEADLINE ? "headline" : "secondary");
+		put_member("variant", x->variant);
 		printf(",\"boots_base\":%zu,\"boots_variant\":%zu", x->nb, x->nv);
-		json_numbers(x);
-		json_number_member("floor", both ? x->floor : NAN);
-		json_number_member("rep_spread", both ? x->rep_spread : NAN);
+		put_numbers(x);
+		put_number_member("floor", both ? x->floor : NAN);
+		put_number_member("rep_spread", both ? x->rep_spread : NAN);
 		if (x->npairs)
 			printf(",\"paired_delta\":{\"median\":%.6g,\"min\":%.6g,\"max\":%.6g}",
 			       x->pair_med, x->pair_min, x->pair_max);
@@ -434,7 +449,7 @@ void print_json(const struct comparison *c, size_t n)
 	}
 	printf("\n],\"race\":");
 	if (in->nmetas && in->metas[0].race)
-		json_value(in->metas[0].race);
+		put_value(in->metas[0].race);
 	else
 		printf("null");
 	/* the counts that changed in kind, as the first screen shows them */
@@ -445,14 +460,14 @@ void print_json(const struct comparison *c, size_t n)
 
 		for (j = 0; j < nk; j++, first = 0) {
 			printf("%s\n{\"variant\":", first ? "" : ",");
-			json_string(in->variants[i]);
-			json_member("metric", k[j].x->metric);
-			json_member("param", k[j].x->param);
-			json_member("line", k[j].line);
-			json_member("item", k[j].item);
+			put_string(in->variants[i]);
+			put_member("metric", k[j].x->metric);
+			put_member("param", k[j].x->param);
+			put_member("line", k[j].line);
+			put_member("item", k[j].item);
 			printf(",\"from\":[%ld,%ld],\"to\":[%ld,%ld]", k[j].from_lo, k[j].from_hi,
 			       k[j].to_lo, k[j].to_hi);
-			json_member("shared_line_changes", k[j].sites);
+			put_member("shared_line_changes", k[j].sites);
 			printf("}");
 		}
 		free(k);

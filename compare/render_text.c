@@ -281,19 +281,17 @@ static void print_changes(FILE *scr, const struct comparison *c, size_t n, const
  * differ, in the options both trees know (the first few; meta.json has
  * them all). */
 #define CONFIG_DIFFERENCES_SHOWN 4
-static void print_config_differences(FILE *out, const struct json *vm, int md)
+static void print_config_differences(FILE *out, const json_t *vm, int md)
 {
-	const struct json *d = vm ? json_get(vm, "config_differences") : NULL, *p;
-	size_t count = 0, shown = 0;
+	const json_t *d = json_object_get(vm, "config_differences");
+	size_t count = json_array_size(d), shown;
 
-	for (p = d ? d->child : NULL; p; p = p->next)
-		count++;
 	if (!count)
 		return;
 	fprintf(out, "%sn base %s, its config differs from the baseline's in %zu option%s both trees know: ",
-		md ? "O" : "; o", json_get_string(vm, "base", "?"), count, count == 1 ? "" : "s");
-	for (p = d->child; p && shown < CONFIG_DIFFERENCES_SHOWN; p = p->next, shown++)
-		fprintf(out, "%s%s", shown ? ", " : "", p->string);
+		md ? "O" : "; o", member_string(vm, "base", "?"), count, count == 1 ? "" : "s");
+	for (shown = 0; shown < count && shown < CONFIG_DIFFERENCES_SHOWN; shown++)
+		fprintf(out, "%s%s", shown ? ", " : "", json_string_value(json_array_get(d, shown)));
 	if (count > shown)
 		fprintf(out, " and %zu more (meta.json)", count - shown);
 	fprintf(out, md ? ".\n\n" : "");
@@ -304,21 +302,19 @@ static void print_config_differences(FILE *out, const struct json *vm, int md)
 static void print_variant_heading(FILE *scr, const char *variant, int md)
 {
 	const char *path;
-	const struct json *vm = variant_meta(variant, &path), *p;
+	const json_t *vm = variant_meta(variant, &path), *p;
 	char *text = NULL;
-	size_t count = 0, len = 0;
+	size_t count = json_array_size(json_object_get(vm, "patches")), len = 0, i;
 	FILE *out = xmemstream(&text, &len);
 
-	for (p = vm ? json_get(vm, "patches") : NULL, p = p ? p->child : NULL; p; p = p->next)
-		count++;
 	fprintf(out, md ? "### %s%s against %s\n\n" : "%s%s against %s", variant, race_mark(variant),
 		opt.baseline);
 	if (vm)
 		fprintf(out, md ? "Kernel %s, %zu patch%s, series sha256 %.12s%s.\n\n" :
 				  ": kernel %s, %zu patch%s, series %.12s%s",
-			json_get_string(vm, "kernel_release", "?"), count,
-			count == 1 ? "" : "es", json_get_string(vm, "series_sha256", "?"),
-			json_get_string(vm, "config_fragment", NULL) ?
+			member_string(vm, "kernel_release", "?"), count,
+			count == 1 ? "" : "es", member_string(vm, "series_sha256", "?"),
+			member_string(vm, "config_fragment", NULL) ?
 			", own config fragment" : "");
 	print_config_differences(out, vm, md);
 	fclose(out);
@@ -327,10 +323,10 @@ static void print_variant_heading(FILE *scr, const char *variant, int md)
 	else
 		fprint_wrapped(scr, text, 78, "");
 	free(text);
-	for (p = vm ? json_get(vm, "patches") : NULL, p = p ? p->child : NULL; p; p = p->next)
-		fprintf(scr, md ? "- %s\n" : "  | %s\n", p->string);
-	for (p = vm ? json_get(vm, "links") : NULL, p = p ? p->child : NULL; p; p = p->next)
-		fprintf(scr, md ? "- Link: <%s>\n" : "  | Link: %s\n", p->string);
+	json_array_foreach(json_object_get(vm, "patches"), i, p)
+		fprintf(scr, md ? "- %s\n" : "  | %s\n", json_string_value(p));
+	json_array_foreach(json_object_get(vm, "links"), i, p)
+		fprintf(scr, md ? "- Link: <%s>\n" : "  | Link: %s\n", json_string_value(p));
 	if (md && count)
 		fprintf(scr, "\n");
 }
@@ -340,26 +336,23 @@ static void print_variant_heading(FILE *scr, const char *variant, int md)
  * says of it. */
 static void print_bases(FILE *out)
 {
-	const struct json *bases = json_get(in->metas[0].doc, "bases"), *b, *dirty;
-	size_t count = 0;
+	const json_t *bases = json_object_get(in->metas[0].doc, "bases"), *b;
+	size_t count = json_array_size(bases), i;
 
-	for (b = bases ? bases->child : NULL; b; b = b->next)
-		count++;
 	if (!count)
 		return;
 	fprintf(out, "; base%s ", count == 1 ? "" : "s");
-	for (b = bases->child; b; b = b->next) {
-		fprintf(out, "%s%s", b == bases->child ? "" : ", ", json_get_string(b, "kernel_version", "?"));
-		if (json_get_string(b, "package", NULL)) {
-			fprintf(out, " (%s %s)", json_get_string(b, "package", "?"),
-				json_get_string(b, "package_version", "?"));
+	json_array_foreach(bases, i, b) {
+		fprintf(out, "%s%s", i ? ", " : "", member_string(b, "kernel_version", "?"));
+		if (member_string(b, "package", NULL)) {
+			fprintf(out, " (%s %s)", member_string(b, "package", "?"),
+				member_string(b, "package_version", "?"));
 			continue;
 		}
-		dirty = json_get(b, "git_dirty");
-		fprintf(out, " (tree %s%s%s%s)", json_get_string(b, "tree", "?"),
-			json_get_string(b, "git_describe", NULL) ? ", " : "",
-			json_get_string(b, "git_describe", ""),
-			dirty && dirty->type == JSON_BOOL && dirty->number ? "-dirty" : "");
+		fprintf(out, " (tree %s%s%s%s)", member_string(b, "tree", "?"),
+			member_string(b, "git_describe", NULL) ? ", " : "",
+			member_string(b, "git_describe", ""),
+			json_is_true(json_object_get(b, "git_dirty")) ? "-dirty" : "");
 	}
 }
 
@@ -367,29 +360,29 @@ static void print_bases(FILE *out)
  * which, so that no reader takes it for this run's. */
 static void print_against(FILE *out)
 {
-	const struct json *a = json_get(in->metas[0].doc, "against");
+	const json_t *a = json_object_get(in->metas[0].doc, "against");
 
 	if (a)
 		fprintf(out, "; the baseline, %s, is %s of run %s (%s, rig %.12s)", opt.baseline,
-			json_get_string(a, "variant", "?"), json_get_string(a, "run_id", "?"),
-			json_get_string(a, "date", "?"), json_get_string(a, "rig_commit", "?"));
+			member_string(a, "variant", "?"), member_string(a, "run_id", "?"),
+			member_string(a, "date", "?"), member_string(a, "rig_commit", "?"));
 }
 
 /* A run finished by make resume: each later sitting and its units, so
  * that a reader knows which boots ran apart from the others. */
 static void print_sittings(FILE *out)
 {
-	const struct json *s = json_get(in->metas[0].doc, "sittings"), *u;
+	const json_t *s, *u;
+	size_t i, j;
 
-	for (s = s ? s->child : NULL; s; s = s->next) {
-		size_t count = 0;
+	json_array_foreach(json_object_get(in->metas[0].doc, "sittings"), i, s) {
+		const json_t *units = json_object_get(s, "units");
+		size_t count = json_array_size(units);
 
-		for (u = json_get(s, "units") ? json_get(s, "units")->child : NULL; u; u = u->next)
-			count++;
-		fprintf(out, "; resumed %s: %zu unit%s ran in that sitting", json_get_string(s, "date", "?"),
+		fprintf(out, "; resumed %s: %zu unit%s ran in that sitting", member_string(s, "date", "?"),
 			count, count == 1 ? "" : "s");
-		for (u = json_get(s, "units") ? json_get(s, "units")->child : NULL; u; u = u->next)
-			fprintf(out, "%s%s", u == json_get(s, "units")->child ? " (" : ", ", u->string);
+		json_array_foreach(units, j, u)
+			fprintf(out, "%s%s", j ? ", " : " (", json_string_value(u));
 		fprintf(out, count ? ")" : "");
 	}
 }

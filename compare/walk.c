@@ -13,27 +13,26 @@
 #include <string.h>
 #include "compare.h"
 
-static const struct json *walks_meta(void)
+/* meta.json's walks, and a walk's steps: arrays, or NULL */
+static const json_t *walks_meta(void)
 {
-	const struct json *w = in->nmetas ? json_get(in->metas[0].doc, "walks") : NULL;
-
-	return w && w->type == JSON_ARRAY ? w : NULL;
+	return in->nmetas ? json_object_get(in->metas[0].doc, "walks") : NULL;
 }
 
-static const struct json *first_step(const struct json *walk)
+static const json_t *steps_meta(const json_t *walk)
 {
-	const struct json *s = json_get(walk, "steps");
-
-	return s && s->type == JSON_ARRAY ? s->child : NULL;
+	return json_object_get(walk, "steps");
 }
 
 int is_walk_prefix(const char *arm)
 {
-	const struct json *all = walks_meta(), *w, *s;
+	const json_t *w, *s;
+	size_t i, j;
 
-	for (w = all ? all->child : NULL; w; w = w->next)
-		for (s = first_step(w); s && s->next; s = s->next)
-			if (!strcmp(json_get_string(s, "arm", ""), arm))
+	json_array_foreach(walks_meta(), i, w)
+		json_array_foreach(steps_meta(w), j, s)
+			if (j + 1 < json_array_size(steps_meta(w)) &&
+			    !strcmp(member_string(s, "arm", ""), arm))
 				return 1;
 	return 0;
 }
@@ -118,23 +117,24 @@ size_t find_walks(const struct comparison *c, size_t n, const struct walk **out)
 	static struct walk *walks;
 	static size_t nwalks;
 	static int done;
-	const struct json *all = done ? NULL : walks_meta(), *m, *s;
+	const json_t *all = done ? NULL : walks_meta(), *m, *s;
+	size_t i, j;
 
-	for (m = all ? all->child : NULL; m; m = m->next) {
+	json_array_foreach(all, i, m) {
 		struct walk *w;
 
 		walks = xrealloc(walks, (nwalks + 1) * sizeof(*walks));
 		w = &walks[nwalks++];
-		*w = (struct walk){ .variant = json_get_string(m, "variant", "?"),
-				    .from = json_get_string(m, "from", "?") };
+		*w = (struct walk){ .variant = member_string(m, "variant", "?"),
+				    .from = member_string(m, "from", "?") };
 		/* step k is the k-th, as bench.sh lists them */
-		for (s = first_step(m); s; s = s->next) {
+		json_array_foreach(steps_meta(m), j, s) {
 			w->steps = xrealloc(w->steps, (w->nsteps + 1) * sizeof(*w->steps));
 			w->steps[w->nsteps] = (struct walk_step){
 				.step = (int)w->nsteps + 1,
-				.arm = json_get_string(s, "arm", "?"),
-				.subject = json_get_string(s, "subject", "?"),
-				.not_bisectable = json_get_string(s, "not_bisectable", NULL) };
+				.arm = member_string(s, "arm", "?"),
+				.subject = member_string(s, "subject", "?"),
+				.not_bisectable = member_string(s, "not_bisectable", NULL) };
 			w->nsteps++;
 		}
 		attribute(w, c, n);

@@ -11,6 +11,7 @@ packages=(
 	gnuplot-nox		# report plots
 	jq			# writes meta.json
 	libgsl-dev		# compare: Student's t distribution and its quantile
+	libjansson-dev		# compare: reads meta.json and race.json
 	shellcheck		# make test lints the shell scripts
 	ccache			# keeps kernel rebuilds cheap
 	git			# make variant: mbox splitting, git ranges, work trees
