@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare, changes in kind: the counts per operation that a variant changed
- * against the baseline (the locks each phase takes, kernfs nodes per cdev,
- * the cache lines a cached open shares and which), for the first screen
- * and compare.json.  In icount one vCPU cannot show contention as time;
- * these counts are the evidence of a patch that takes a lock off a path.
+ * against the baseline (the locks each phase takes, the times a teardown
+ * waits, kernfs nodes per cdev, the cache lines a cached open shares and
+ * which), for the first screen and compare.json.  In icount one vCPU
+ * cannot show contention as time; these counts are the evidence of a
+ * patch that takes a lock off a path, or puts a wait on one.
  *
  * A count changed in kind when its whole number per operation differs on
  * every boot: the census's fractions (0.01, a timer tick in a hundred
@@ -26,6 +27,10 @@
 static const char *const phase_names[][2] = {
 	{ "add", "cdev_add" }, { "del", "cdev_del" },
 	{ "lookup", "first open" }, { "cached", "cached open" },
+	/* and the teardown windows of its waits */
+	{ "unplug_del_cached", "cdev_del of a cached cdev" },
+	{ "unplug_close", "last close of a deleted cdev" },
+	{ "unplug_exit", "exit holding deleted cdevs" },
 };
 #define NPHASES (sizeof(phase_names) / sizeof(phase_names[0]))
 
@@ -33,6 +38,7 @@ static const char *const phase_names[][2] = {
 static const char *const metric_names[][2] = {
 	{ "lock_acquisitions_per_op", "locks" },
 	{ "rwsem_acquisitions_per_op", "rwsem acquisitions" },
+	{ "waits_per_op", "waits" },
 	{ "kernfs_nodes_per_cdev", "kernfs nodes per cdev" },
 	{ "shared_lines_per_op", "shared lines" },
 };
@@ -90,10 +96,11 @@ static void line_title(char *buf, size_t size, const struct comparison *x)
 }
 
 /* What a count is of within its line: the lock, or the param less its
- * phase ("n=100"); empty for a line of one count. */
+ * phase ("n=100"), a wait first ("schedule (alloc=embedded)"); empty for
+ * a line of one count. */
 static void item_name(char *buf, size_t size, const struct comparison *x)
 {
-	char *out = buf;
+	char *out = buf, wait[48], rest[96];
 	const char *p = x->param;
 
 	buf[0] = '\0';
@@ -107,17 +114,22 @@ static void item_name(char *buf, size_t size, const struct comparison *x)
 		return;
 	if (param_value(x->param, "lock", buf, size)[0])
 		return;
+	param_value(x->param, "wait", wait, sizeof(wait));
 	while (*p) {
 		size_t len = strcspn(p, ",");
 
-		if (strncmp(p, "phase=", 6)) {
+		if (strncmp(p, "phase=", 6) && strncmp(p, "wait=", 5)) {
 			if ((size_t)(out - buf) + len + 5 > size) {
 				strcpy(out, ",...");	/* never two params as one item */
-				return;
+				break;
 			}
 			out += sprintf(out, "%s%.*s", out == buf ? "" : ",", (int)len, p);
 		}
 		p += len + (p[len] == ',');
+	}
+	if (wait[0]) {
+		snprintf(rest, sizeof(rest), "%s", buf);
+		snprintf(buf, size, rest[0] ? "%s (%s)" : "%s", wait, rest);
 	}
 }
 

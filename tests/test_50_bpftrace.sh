@@ -34,3 +34,30 @@ trap 'rm -rf "$tmp"' EXIT
 { cat bench/trace/cdev_rwsem.bt; echo 'tracepoint:sched:sched_switch { @brk = args->no_such_field; }'; } > "$tmp/bad.bt"
 expect_fail "a tool reading a field that does not exist" "does not contain a field named 'no_such_field'" \
 	dry_run "$tmp/bad.bt"
+
+# Every function a tool probes by name is a text symbol of each timing
+# kernel built here (a probe on one the kernel lacks, renamed or inlined
+# away, fails the boot's traced pass); skipped where none is built.
+probed() {	# the functions the tools probe by name, sorted
+	sed -n 's/^k\(ret\)\{0,1\}probe:\([A-Za-z_][A-Za-z0-9_]*\).*/\2/p' bench/trace/*.bt | LC_ALL=C sort -u
+}
+missing_in() {	# missing_in SYSTEM_MAP: the probed functions it lacks
+	LC_ALL=C comm -23 <(probed) <(awk '$2 ~ /^[tT]$/ { print $3 }' "$1" | LC_ALL=C sort -u)
+}
+[ "$(probed | grep -cx 'do_exit\|synchronize_rcu\|_raw_spin_lock\|__fput')" = 4 ] ||
+	fail "the probed functions are not read from the tools: $(probed | tr '\n' ' ')"
+probed | sed 's/^/ffffffff81000000 T /' | grep -v ' do_exit$' > "$tmp/System.map"
+[ "$(missing_in "$tmp/System.map")" = do_exit ] ||
+	fail "a System.map without do_exit is not seen to lack it: $(missing_in "$tmp/System.map")"
+maps=0
+for map in "${BUILD_DIR:-build}"/kernels/*/*/obj/System.map; do
+	[ -f "$map" ] || continue
+	maps=$((maps + 1))
+	missing=$(missing_in "$map")
+	[ -z "$missing" ] || fail "$map lacks functions the tools probe: $(tr '\n' ' ' <<< "$missing")"
+done
+if [ "$maps" = 0 ]; then
+	echo "no kernel built here: the $(probed | wc -l) probed functions not checked"
+else
+	echo "the $(probed | wc -l) probed functions: in each of $maps kernels' System.map"
+fi

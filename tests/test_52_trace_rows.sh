@@ -65,7 +65,7 @@ v,2,mem_traced_site_bytes_per_cdev,"n=1000,site=mas_alloc_nodes",0,18.9,bytes
 v,2,mem_traced_site_bytes_per_cdev,"n=1000,site=cdev_add",0,32.0,bytes
 v,2,deferred_ns_per_cdev,n=1000,0,1006.9,ns'
 all=$("$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map")
-got=$(grep -v ,lock_acquisitions_per_op, <<< "$all")
+got=$(grep -v ',lock_acquisitions_per_op,\|,waits_per_op,' <<< "$all")
 [ "$got" = "$want" ] || fail "trace_rows: $(diff <(echo "$want") <(echo "$got"))"
 echo "trace_rows: $(wc -l <<< "$got") rows from the example outputs, as worked out"
 
@@ -85,6 +85,57 @@ done
 	fail "census: a lock taken once in 7000 operations was kept"
 echo "census: $(wc -l <<< "$census") locks per phase, as worked out"
 
+# The waits (the same census output): a wait=schedule row for every
+# window, 0 where its task never blocked; one per function a window
+# waited in; the teardown windows keyed by alloc (1 embedded) and, for
+# the exit, files: 20 ops each, 8 exits of 16 and of 256 files.
+want_waits='v,2,waits_per_op,"phase=add,wait=schedule",0,0.00,count
+v,2,waits_per_op,"phase=del,wait=schedule",0,0.00,count
+v,2,waits_per_op,"phase=lookup,wait=schedule",0,0.00,count
+v,2,waits_per_op,"phase=cached,wait=schedule",0,0.00,count
+v,2,waits_per_op,"alloc=dynamic,phase=unplug_del_cached,wait=schedule",0,0.00,count
+v,2,waits_per_op,"alloc=embedded,phase=unplug_del_cached,wait=schedule",0,1.00,count
+v,2,waits_per_op,"alloc=embedded,phase=unplug_del_cached,wait=synchronize_rcu",0,1.00,count
+v,2,waits_per_op,"alloc=dynamic,phase=unplug_close,wait=schedule",0,0.00,count
+v,2,waits_per_op,"alloc=embedded,phase=unplug_close,wait=schedule",0,1.00,count
+v,2,waits_per_op,"alloc=embedded,phase=unplug_close,wait=synchronize_rcu",0,1.00,count
+v,2,waits_per_op,"alloc=dynamic,files=1,phase=unplug_exit,wait=schedule",0,0.00,count
+v,2,waits_per_op,"alloc=dynamic,files=16,phase=unplug_exit,wait=schedule",0,0.00,count
+v,2,waits_per_op,"alloc=dynamic,files=256,phase=unplug_exit,wait=schedule",0,0.00,count
+v,2,waits_per_op,"alloc=embedded,files=1,phase=unplug_exit,wait=schedule",0,1.00,count
+v,2,waits_per_op,"alloc=embedded,files=1,phase=unplug_exit,wait=synchronize_rcu",0,1.00,count
+v,2,waits_per_op,"alloc=embedded,files=16,phase=unplug_exit,wait=schedule",0,16.00,count
+v,2,waits_per_op,"alloc=embedded,files=16,phase=unplug_exit,wait=synchronize_rcu",0,16.00,count
+v,2,waits_per_op,"alloc=embedded,files=256,phase=unplug_exit,wait=schedule",0,256.00,count
+v,2,waits_per_op,"alloc=embedded,files=256,phase=unplug_exit,wait=synchronize_rcu",0,256.00,count'
+waits=$(grep ,waits_per_op, <<< "$all")
+[ "$waits" = "$want_waits" ] || fail "waits: $(diff <(echo "$want_waits") <(echo "$waits"))"
+echo "waits: $(wc -l <<< "$waits") rows from the example census, as worked out"
+# the wait_for_completion*() family is one wait, msleep_interruptible()
+# msleep's; 7 blocks in 7000 cdev_del()s read 0.00, 50 msleeps in 100
+# first opens 0.50
+census_txt=$boot/trace/lock_census.txt
+printf '%s\n' '@wait_calls[7, 0, 16, wait_for_completion_killable]: 4' \
+	'@wait_calls[7, 0, 16, wait_for_completion]: 4' '@sleeps[2, 0, 0]: 7' \
+	'@wait_calls[3, 0, 0, msleep_interruptible]: 20' '@wait_calls[3, 0, 0, msleep]: 30' >> "$census_txt"
+waits=$("$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map" | grep ,waits_per_op,)
+for row in '"alloc=dynamic,files=16,phase=unplug_exit,wait=wait_for_completion",0,1.00' \
+	'"phase=del,wait=schedule",0,0.00' '"phase=lookup,wait=msleep",0,0.50'; do
+	grep -qxF "v,2,waits_per_op,$row,count" <<< "$waits" || fail "waits: no row $row in: $waits"
+done
+echo "waits: a family of functions one wait, as worked out"
+printf '%s\n' '@wait_calls[7, 1, 16, schedule_timeout]: 8' >> "$census_txt"
+expect_fail "a wait function trace_rows does not know" "no wait for function schedule_timeout" \
+	"$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map"
+cp bench/trace/lock_census_example.txt "$census_txt"
+printf '%s\n' '@sleeps[7, 1, 32]: 8' >> "$census_txt"
+expect_fail "a wait in a window of no operation" "a wait in no window it counted: @sleeps\[7, 1, 32\]" \
+	"$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map"
+grep -v '^@[a-z_]*\[6, ' bench/trace/lock_census_example.txt > "$census_txt"
+expect_fail "a teardown window that never ran" "lock_census.bt saw no unplug_close operation" \
+	"$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map"
+cp bench/trace/lock_census_example.txt "$census_txt"
+
 sed -i '/^@ops\[del\]/d' "$boot/trace/cdev_rwsem.txt"
 expect_fail "a tool that saw no call" "trace/cdev_rwsem.txt: cdev_rwsem.bt saw no del call" \
 	"$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map"
@@ -94,7 +145,7 @@ cp bench/trace/cdev_rwsem_example.txt "$boot/trace/cdev_rwsem.txt"
 # gcc's clones of a function (.constprop.0, .isra.0) are one site
 sed -i '0,/^@site_live_bytes\[mas_alloc_nodes\]/s//@site_live_bytes[mas_alloc_nodes.constprop.0]/' \
 	"$boot/trace/cdev_mem.txt"
-[ "$("$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map" | grep -v ,lock_acquisitions_per_op,)" = "$want" ] ||
+[ "$("$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map" | grep -v ',lock_acquisitions_per_op,\|,waits_per_op,')" = "$want" ] ||
 	fail "trace_rows counts a .constprop.0 clone as a site of its own"
 # a bulk call with more objects than cdev_mem.bt reads
 sed -i "s/^@bulk_truncated: 0/@bulk_truncated: 1/" "$boot/trace/cdev_mem.txt"

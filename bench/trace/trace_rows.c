@@ -10,7 +10,8 @@
  * SYSTEM_MAP: the booted kernel's, which names the static locks of the
  * census (the guest boots with nokaslr).
  *
- *   lock_census.txt    lock_acquisitions_per_op (phase=..., lock=...)
+ *   lock_census.txt    lock_acquisitions_per_op (phase=..., lock=...),
+ *                      waits_per_op (phase=..., wait=...)
  *   cdev_map_lock.txt  lock_hold_ns, lock_wait_ns, lock_hold_hist (its
  *                      @hold_ns histograms)
  *   cdev_rwsem.txt     rwsem_acquisitions_per_op, rwsem_hold_ns
@@ -276,8 +277,8 @@ static void census_rows(void)
 	f = tool_output("lock_census");
 	while (getline(&line, &cap, f) > 0) {
 		if (sscanf(line, "@%31[a-z_][%d, %63[^,], %63[^]]]: %lf", map, &phase, fn, who,
-			   &n) != 5)
-			continue;
+			   &n) != 5 || (strcmp(map, "static_lock") && strcmp(map, "embedded_lock")))
+			continue;	/* the waits' maps: waits_rows() */
 		if (phase < 1 || phase > 4)
 			die("lock_census.txt: phase %d: %s", phase, line);
 		if (!strcmp(map, "static_lock")) {
@@ -313,6 +314,145 @@ static void census_rows(void)
 					 seen[i].lock);
 				row("lock_acquisitions_per_op", param, seen[i].n / ops[k], 2, "count");
 			}
+}
+
+/*
+ * lock_census.bt's waits: waits_per_op per window and wait.  Windows as
+ * the script numbers them, from 1: the census's phases, then the unplug
+ * benchmarks' teardown windows, keyed [window, alloc, files] (alloc 1
+ * embedded, 0 dynamic; files the exit's open files).
+ */
+static const char *const window_names[] = {
+	"add", "del", "lookup", "cached", "unplug_del_cached", "unplug_close", "unplug_exit",
+};
+#define NCENSUS 4	/* windows 1-4: the census's phases, [phase, 0, 0] */
+#define WINDOW_EXIT 7	/* unplug_exit, the one with files */
+#define NWINDOWS (sizeof(window_names) / sizeof(window_names[0]))
+#define MAX_WINDOWS 64
+
+/* What a wait is filed as (param wait=...): the blocks of the window's
+ * task (@sleeps), then the functions of @wait_calls, the
+ * wait_for_completion*() family as one and msleep_interruptible() with
+ * msleep(). */
+static const char *const wait_names[] = {
+	"schedule", "synchronize_rcu", "synchronize_rcu_expedited", "rcu_barrier",
+	"wait_for_completion", "msleep",
+};
+#define NWAITS (sizeof(wait_names) / sizeof(wait_names[0]))
+
+/* A probed function's wait, an index of wait_names from 1; 0 where none. */
+static size_t wait_of(char *fn)
+{
+	const char *name = fn;
+	size_t i;
+
+	strip_clone_suffix(fn);
+	if (!strncmp(fn, "wait_for_completion", strlen("wait_for_completion")))
+		name = "wait_for_completion";
+	else if (!strcmp(fn, "msleep_interruptible"))
+		name = "msleep";
+	for (i = 1; i < NWAITS && strcmp(name, wait_names[i]); i++)
+		;
+	return i < NWAITS ? i : 0;
+}
+
+struct window {
+	int w, alloc;
+	long files;
+	double ops, waits[NWAITS];
+};
+
+static int cmp_window(const void *a, const void *b)
+{
+	const struct window *x = a, *y = b;
+
+	if (x->w != y->w)
+		return x->w - y->w;
+	if (x->alloc != y->alloc)
+		return x->alloc - y->alloc;
+	return (x->files > y->files) - (x->files < y->files);
+}
+
+/*
+ * A row per window for the blocks (wait=schedule), 0 where there were
+ * none, so that a variant's first wait shows as a change from 0, and one
+ * per other wait a window saw (one a variant lacks is 0 there: compare
+ * fills a count's absent rows).  Every teardown window must have run.
+ */
+static void waits_rows(void)
+{
+	struct window win[MAX_WINDOWS], *x;
+	char *line = NULL, fn[64], param[160], key[32];
+	size_t cap = 0, nwin = 0, i, k, wait;
+	long files;
+	int w, alloc, pass;
+	double n;
+	FILE *f;
+
+	for (w = 1; w <= NCENSUS; w++) {	/* census_rows() checked their @ops */
+		win[nwin] = (struct window){ .w = w };
+		snprintf(key, sizeof(key), "@ops[%d]", w);
+		map_value("lock_census", key, NULL, &win[nwin++].ops);
+	}
+	f = tool_output("lock_census");
+	for (pass = 0; pass < 2; pass++) {	/* the windows, then their waits */
+		rewind(f);
+		while (getline(&line, &cap, f) > 0) {
+			if (!pass) {
+				if (sscanf(line, "@unplug_ops[%d, %d, %ld]: %lf", &w, &alloc, &files,
+					   &n) != 4)
+					continue;
+				if (w <= NCENSUS || w > (int)NWINDOWS || nwin == MAX_WINDOWS)
+					die("lock_census.txt: window %d, or more than %d: %s", w,
+					    MAX_WINDOWS, line);
+				win[nwin++] = (struct window){ .w = w, .alloc = alloc,
+							       .files = files, .ops = n };
+				continue;
+			}
+			if (sscanf(line, "@sleeps[%d, %d, %ld]: %lf", &w, &alloc, &files, &n) == 4) {
+				wait = 0;
+			} else if (sscanf(line, "@wait_calls[%d, %d, %ld, %63[^]]]: %lf", &w, &alloc,
+					  &files, fn, &n) == 5) {
+				if (!(wait = wait_of(fn)))
+					die("lock_census.txt: no wait for function %s", fn);
+			} else {
+				continue;
+			}
+			for (i = 0; i < nwin && (win[i].w != w || win[i].alloc != alloc ||
+						 win[i].files != files); i++)
+				;
+			if (i == nwin)
+				die("lock_census.txt: a wait in no window it counted: %s", line);
+			win[i].waits[wait] += n;
+		}
+	}
+	free(line);
+	fclose(f);
+	for (w = NCENSUS + 1; w <= (int)NWINDOWS; w++) {
+		for (i = 0; i < nwin && win[i].w != w; i++)
+			;
+		if (i == nwin)
+			die("%s/trace/lock_census.txt: lock_census.bt saw no %s operation", dir,
+			    window_names[w - 1]);
+	}
+	qsort(win, nwin, sizeof(win[0]), cmp_window);
+	for (i = 0; i < nwin; i++) {
+		x = &win[i];
+		for (k = 0; k < NWAITS; k++) {
+			int len;
+
+			if (k && !x->waits[k])
+				continue;
+			len = snprintf(param, sizeof(param), "phase=%s,wait=%s", window_names[x->w - 1],
+				       wait_names[k]);
+			if (x->w > NCENSUS)
+				len += snprintf(param + len, sizeof(param) - (size_t)len, ",alloc=%s",
+						x->alloc ? "embedded" : "dynamic");
+			if (x->w == WINDOW_EXIT)
+				snprintf(param + len, sizeof(param) - (size_t)len, ",files=%ld", x->files);
+			row("waits_per_op", param, x->waits[k] / x->ops, 2, "count");
+		}
+	}
 }
 
 /* The mean of a stats() map, as a row where the tool printed it. */
@@ -393,6 +533,7 @@ int main(int argc, char **argv)
 	snprintf(tail_param, sizeof(tail_param), "n=%ld,pos=tail", trace_n);
 
 	census_rows();
+	waits_rows();
 
 	/* cdev_map_lock.bt: one registration run and one open_lookup run (its
 	 * acquisitions are the census's chrdevs_lock rows) */
