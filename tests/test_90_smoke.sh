@@ -88,18 +88,19 @@ grep -q "^Lock census" "$run/report/report.txt" || fail "the report has no lock 
 tr '\n' ' ' < "$run/report/report.txt" | grep -q "Correctness: .* On 1 vCPU its race cases" ||
 	fail "the report does not say what a selftest pass means on 1 vCPU"
 tr '\n' ' ' < "$run/report/report.txt" |
-	grep -q "Known failure identical_del_older (see selftest.tap): fails on stock, cdev-hash, cdev-open-scale; passes on cdev-xarray " ||
+	grep -q "Known failure identical_del_older (see selftest.tap): fails on stock, cdev-hash, cdev-open-rcu, cdev-open-scale; passes on cdev-xarray " ||
 	fail "the report's first screen does not list stock's known failure and its fix"
 # compare.csv with its quoted params made one field each, for awk
 verdicts=$(unquoted_csv "$run/report/compare.csv")
-# The teardown cost cdev-open-scale moved: an embedded cdev's release waits
-# for a grace period, a cdev_alloc() one's does not.
-for a in embedded dynamic; do
-	want=worse
-	[ $a = embedded ] || want=same
-	got=$(awk -F, -v p="alloc=$a" '$1 == "unplug_close_ns" && $2 == p &&
-		$4 == "cdev-open-scale" { print $13 }' <<< "$verdicts")
-	[ "$got" = $want ] || fail "cdev-open-scale unplug_close_ns alloc=$a is '$got', not $want"
+# The variants that read a cached i_cdev under the inode's i_lock keep
+# stock's teardown: no grace period, no wait, in the last close of a
+# deleted cdev of either kind.
+for v in cdev-open-scale cdev-open-rcu; do
+	for a in embedded dynamic; do
+		got=$(awk -F, -v p="alloc=$a" -v v=$v '$1 == "unplug_close_ns" && $2 == p &&
+			$4 == v { print $13 }' <<< "$verdicts")
+		[ "$got" = same ] || fail "$v unplug_close_ns alloc=$a is '$got', not same"
+	done
 done
 
 # Verdicts (compare.csv: metric,param,baseline,variant,...,verdict in
