@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compare, the report engine: what its parts share.  input.c reads,
- * verdict.c decides, render_text.c and render_data.c write, main.c parses
+ * verdict.c decides, render_text.c and render_data.c write, as do the
+ * report's sections after the comparisons, a file each, and main.c parses
  * the command line.
  */
 #ifndef CDEVBENCH_COMPARE_H
@@ -110,6 +111,8 @@ size_t boot_medians(const struct group *g, double *med, double *rep_spread);
 double min_of(const double *v, size_t n);
 double max_of(const double *v, size_t n);
 double boot_spread(const double *med, size_t nb);
+/* A group's median of per-boot medians; NAN where it has no samples. */
+double median_of_boots(const struct group *g);
 /* Is the group's metric one that gets a verdict (SAMPLE or COUNT)? */
 int tested(const struct group *g);
 /* Decide comparisons whose base, var, decl, metric, param and variant
@@ -177,18 +180,39 @@ size_t find_walks(const struct comparison *c, size_t n, const struct walk **out)
 /* An arm that is a step of a walk other than its last. */
 int is_walk_prefix(const char *arm);
 
-/* sections.c */
-/* A group's median of per-boot medians; NAN where it has no samples. */
-double median_of_boots(const struct group *g);
+/* The report's sections after the comparisons, a file each. */
+/* failure_paths.c */
 void print_failure_paths(int md);
+/* memory_sites.c */
+/* A named part of a variant's figure: slab bytes per cdev that
+ * cdev_add() kept by allocation site (the median over boots of
+ * cdev_mem.bt's mem_traced_site_bytes_per_cdev), or a shared cache line's
+ * share per operation. */
+struct site {
+	const char *variant;
+	char name[64];
+	double value;
+};
+/* Sites by value, the largest first, for qsort. */
+int cmp_site(const void *a, const void *b);
 void print_memory_sites(int md);
-void print_lock_census(int md);
-void print_shared_lines(int md);
+/* The memory sites' plot data (--format sites). */
 void print_sites_matrix(void);
+/* lock_census.c */
+void print_lock_census(int md);
+/* shared_lines.c */
+void print_shared_lines(int md);
+/* plots.c */
 void print_plots(const char *file, int md);
+/* profile.c */
 void print_profile(int md);
+
+/* fault_check.c: the failure-path phase's pass rule, a line per problem
+ * (--format fault-problems) */
 void print_fault_problems(void);
-/* One sentence per variant and selftest case reported XFAIL or XPASS. */
+
+/* known_failures.c: one sentence per variant and selftest case reported
+ * XFAIL or XPASS in its boots' selftest.tap. */
 void print_known_failures(FILE *out);
 
 /* race.c */

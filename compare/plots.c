@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare, the report's list of plots: compare.sh draws them with
+ * gnuplot and hands the engine their list (--plots), so that the report
+ * says what was drawn and what was skipped, and why.
+ */
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare.h"
+
+/* The plots compare.sh drew, one "file: what" or "skipped ...: why" per
+ * line of @file. */
+void print_plots(const char *file, int md)
+{
+	char line[1024], *dir;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		die("cannot open the plot list %s", file);
+	dir = xstrdup(file);
+	if (md)
+		printf("## Plots\n\n");
+	else
+		printf("Plots (in %s)\n", dirname(dir));
+	free(dir);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (md)
+			printf("- %s\n", line);
+		else
+			print_wrapped(line, 76, "  ");
+	}
+	fclose(f);
+}
