@@ -130,12 +130,24 @@ const struct comparison *find_comparison(const struct comparison *c, size_t n,
 /* render_text.c */
 void print_summary(const struct comparison *c, size_t n, int md);
 void print_tables(const struct comparison *c, size_t n, int md);
-/* Text broken at spaces into lines of at most width columns, each after
- * indent. */
-void print_wrapped(const char *text, int width, const char *indent);
-void fprint_wrapped(FILE *out, const char *text, int width, const char *indent);
-/* The same, the first line after first, the others after rest. */
-void fprint_hanging(FILE *out, const char *text, int width, const char *first, const char *rest);
+/* The one paragraph writer: a paragraph is written in pieces to the
+ * stream paragraph_begin() returns; paragraph_end() writes it to out,
+ * broken at spaces into lines of at most width columns, the first after
+ * first, the others after rest, or as it was written where width is 0
+ * (markdown, which its reader wraps). */
+struct paragraph {
+	FILE *out, *f;
+	int width;
+	const char *first, *rest;
+	char *text;
+	size_t len;
+};
+FILE *paragraph_begin(struct paragraph *p, FILE *out, int width, const char *first,
+		      const char *rest);
+void paragraph_end(struct paragraph *p);
+/* A paragraph written at once, as printf writes. */
+void __attribute__((format(printf, 5, 6))) paragraph(FILE *out, int width, const char *first,
+						     const char *rest, const char *fmt, ...);
 
 /* kind.c: a count per operation that changed in whole numbers on every
  * boot (or a shared-lines run whose lines changed), by line ("locks per

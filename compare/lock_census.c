@@ -48,22 +48,20 @@ void print_lock_census(int md)
 		return;
 	}
 	printf(md ? "## Lock census\n\n" : "Lock census\n");
-	print_wrapped("Acquisitions per operation of every lock on the measured path "
-		      "(lock_census.bt, median of boots, traced pass): a static lock by its "
-		      "symbol, one embedded in an object as KIND@FUNCTION, the function that "
-		      "took it.  RCU read sections are not counted (PREEMPT_NONE compiles "
-		      "rcu_read_lock() to nothing).", 76, md ? "" : "  ");
+	paragraph(stdout, 76, md ? "" : "  ", md ? "" : "  ",
+		  "Acquisitions per operation of every lock on the measured path "
+		  "(lock_census.bt, median of boots, traced pass): a static lock by its "
+		  "symbol, one embedded in an object as KIND@FUNCTION, the function that "
+		  "took it.  RCU read sections are not counted (PREEMPT_NONE compiles "
+		  "rcu_read_lock() to nothing).");
 	if (!md) {
-		char *text;
-		size_t len;
-		FILE *f = xmemstream(&text, &len);
+		struct paragraph columns;
+		FILE *f = paragraph_begin(&columns, stdout, 76, "  ", "  ");
 
 		fprintf(f, "Columns:");
 		for (j = 0; j < in->nvariants; j++)
 			fprintf(f, " [%zu] %s%s", j + 1, in->variants[j], race_mark(in->variants[j]));
-		fclose(f);
-		print_wrapped(text, 76, "  ");
-		free(text);
+		paragraph_end(&columns);
 	}
 	for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
 		nlocks = 0;

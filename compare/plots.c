@@ -30,7 +30,7 @@ void print_plots(const char *file, int md)
 		if (md)
 			printf("- %s\n", line);
 		else
-			print_wrapped(line, 76, "  ");
+			paragraph(stdout, 76, "  ", "  ", "%s", line);
 	}
 	fclose(f);
 }
