@@ -65,6 +65,7 @@ struct comparison {
 struct options {
 	const char *baseline, *format;
 	const char *where, *select;	/* --format series or ops: a query for the plots */
+	const char *plots;		/* the list of the plots compare.sh drew */
 	double alpha, min_effect;
 };
 extern struct options opt;
@@ -192,10 +193,24 @@ size_t find_walks(const struct comparison *c, size_t n, const struct walk **out)
 /* An arm that is a step of a walk other than its last. */
 int is_walk_prefix(const char *arm);
 
-/* The report's sections after the comparisons, a file each. */
-/* failure_paths.c */
-void print_failure_paths(int md);
-/* memory_sites.c */
+/*
+ * The report's sections after its comparisons (report.txt, report.md), in
+ * the order they are written: SECTION(name) is print_<name>(int md) in
+ * compare/<name>.c, declared here and called by main.c.  A new section is
+ * its file and its line here.
+ */
+#define REPORT_SECTIONS(SECTION) \
+	SECTION(failure_paths) \
+	SECTION(memory_sites) \
+	SECTION(lock_census) \
+	SECTION(shared_lines) \
+	SECTION(plots) \
+	SECTION(profile)
+#define DECLARE_SECTION(name) void print_##name(int md);
+REPORT_SECTIONS(DECLARE_SECTION)
+#undef DECLARE_SECTION
+
+/* memory_sites.c, besides its section */
 /* A named part of a variant's figure: slab bytes per cdev that
  * cdev_add() kept by allocation site (the median over boots of
  * cdev_mem.bt's mem_traced_site_bytes_per_cdev), or a shared cache line's
@@ -207,17 +222,8 @@ struct site {
 };
 /* Sites by value, the largest first, for qsort. */
 int cmp_site(const void *a, const void *b);
-void print_memory_sites(int md);
 /* The memory sites' plot data (--format sites). */
 void print_sites_matrix(void);
-/* lock_census.c */
-void print_lock_census(int md);
-/* shared_lines.c */
-void print_shared_lines(int md);
-/* plots.c */
-void print_plots(const char *file, int md);
-/* profile.c */
-void print_profile(int md);
 
 /* fault_check.c: the failure-path phase's pass rule, a line per problem
  * (--format fault-problems) */

@@ -65,8 +65,13 @@ int main(int argc, char **argv)
 		{ "select", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
+	static void (*const sections[])(int md) = {
+#define SECTION(name) print_##name,
+		REPORT_SECTIONS(SECTION)
+#undef SECTION
+	};
 	struct comparison *c;
-	const char *meta_key = NULL, *plots = NULL;
+	const char *meta_key = NULL;
 	char buf[4096];
 	size_t n, i;
 	int ch;
@@ -78,7 +83,7 @@ int main(int argc, char **argv)
 		case 'a': opt.alpha = parse_number("alpha", optarg, 0, 1); break;
 		case 'e': opt.min_effect = parse_number("min-effect", optarg, 0, 100); break;
 		case 'm': meta_key = optarg; break;
-		case 'p': plots = optarg; break;
+		case 'p': opt.plots = optarg; break;
 		case 'w': opt.where = optarg; break;
 		case 's': opt.select = optarg; break;
 		default: usage();
@@ -173,13 +178,8 @@ int main(int argc, char **argv)
 
 		print_summary(c, n, md);
 		print_tables(c, n, md);
-		print_failure_paths(md);
-		print_memory_sites(md);
-		print_lock_census(md);
-		print_shared_lines(md);
-		if (plots)
-			print_plots(plots, md);
-		print_profile(md);
+		for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+			sections[i](md);
 	}
 	return 0;
 }

@@ -11,15 +11,18 @@
 #include "compare.h"
 
 /* The plots compare.sh drew, one "file: what" or "skipped ...: why" per
- * line of @file. */
-void print_plots(const char *file, int md)
+ * line of the list (--plots); nothing without one. */
+void print_plots(int md)
 {
 	char line[1024], *dir;
-	FILE *f = fopen(file, "r");
+	FILE *f;
 
+	if (!opt.plots)
+		return;
+	f = fopen(opt.plots, "r");
 	if (!f)
-		die("cannot open the plot list %s", file);
-	dir = xstrdup(file);
+		die("cannot open the plot list %s", opt.plots);
+	dir = xstrdup(opt.plots);
 	if (md)
 		printf("## Plots\n\n");
 	else
