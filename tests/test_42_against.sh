@@ -108,12 +108,8 @@ expect_fail "make bench against a run of other code" "AGAINST=last-week: this ru
 (
 	export MODE=tcg
 	. scripts/lib.sh
-	settings_jq_args
-	facts_jq_args
-	extract_pristine
-	jq -n "${SETTINGS_JQ_ARGS[@]}" "${FACTS_JQ_ARGS[@]}" --argjson bases "[$(base_json)]" \
-		'$ARGS.named + { variants: { stock: {} } }' \
-		> "$RESULTS_DIR/old/meta.json"
+	meta_write_comparable "$tmp/comparable.json"
+	jq '. + { variants: { stock: {} } }' "$tmp/comparable.json" > "$RESULTS_DIR/old/meta.json"
 ) 2> /dev/null
 flock "$RESULTS_DIR/.lock" sleep 30 &
 holder=$!
