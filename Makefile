@@ -24,9 +24,9 @@ PROGS := $(patsubst %.c,$(BIN_DIR)/%,$(notdir $(wildcard bench/selftest/*.c benc
 		bench/mem/*.c bench/lib/rows.c bench/trace/*.c))) \
 	$(patsubst bench/user/%.c,$(BIN_DIR)/%,$(filter-out bench/user/harness.c,$(wildcard bench/user/*.c)))
 CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
-# The report engine, compare/: every file but the unit test and the join
-# of two runs, and the results schema's reader and writer.
-COMPARE_SRCS := $(filter-out compare/test_stats.c compare/join.c,$(wildcard compare/*.c)) bench/lib/results.c
+# The report engine, compare/: every file but the unit test, and the
+# results schema's reader and writer.
+COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench/lib/results.c
 # Student's t from GSL; meta.json and race.json read with jansson
 # (libgsl-dev, libjansson-dev: scripts/deps.sh).
 STATS_LIBS := -lgsl -lgslcblas -lm
@@ -41,7 +41,7 @@ progs: $(PROGS)
 # Host-side tools: the comparison and its unit test, the TCG plugin, the
 # unit test of its cache model and the reader of its records.
 tools: $(BIN_DIR)/compare $(BIN_DIR)/test_stats $(BIN_DIR)/tcg_pmu.so $(BIN_DIR)/test_cache_model \
-	$(BIN_DIR)/pmu_rows $(BIN_DIR)/join_runs
+	$(BIN_DIR)/pmu_rows
 
 # Loaded by QEMU (scripts/boot.sh, the pmu and share phases).
 $(BIN_DIR)/tcg_pmu.so: bench/plugin/tcg_pmu.c bench/plugin/cache_model.c bench/plugin/cache_model.h
@@ -61,11 +61,6 @@ $(BIN_DIR)/pmu_rows: bench/plugin/pmu_rows.c bench/lib/results.c bench/lib/resul
 $(BIN_DIR)/compare: $(COMPARE_SRCS) $(wildcard compare/*.h) bench/lib/results.h bench/benchmarks.def
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ibench/lib -o $@ $(COMPARE_SRCS) $(COMPARE_LIBS)
-
-# The comparison's join of two runs (AGAINST, scripts/compare.sh).
-$(BIN_DIR)/join_runs: compare/join.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ compare/join.c -ljansson -lm
 
 $(BIN_DIR)/test_stats: compare/test_stats.c compare/stats.c compare/stats.h
 	@mkdir -p $(@D)

@@ -91,6 +91,12 @@ char *xstrdup(const char *s);
 struct group *find_group(const char *metric, const char *param, const char *variant);
 void read_samples(const char *file);
 void fill_absent_counts(void);
+/* A JSON file parsed by jansson with @flags (the report reads every
+ * number as a double, JSON_DECODE_INT_AS_REAL, as jq holds them), or
+ * NULL where there is none; one that does not parse is fatal, or where
+ * @optional a warning and NULL.  Either names the line and column where
+ * jansson stopped. */
+json_t *read_json_file(const char *path, int optional, size_t flags);
 void read_meta(const char *samples);
 const json_t *variant_meta(const char *variant, const char **path);
 /* A string member of a JSON object, or fallback where obj is no object,
@@ -235,6 +241,12 @@ void print_fault_problems(void);
 /* known_failures.c: one sentence per variant and selftest case reported
  * XFAIL or XPASS in its boots' selftest.tap. */
 void print_known_failures(FILE *out);
+
+/* join.c: compare --join, the join of two runs (AGAINST): RUN's rows
+ * and meta.json with OTHER's arm @baseline as <baseline>@<name>, in
+ * RUN/against-<name>/. */
+void join_runs(const char *run_samples, const char *other_samples, const char *baseline,
+	       const char *name);
 
 /* race.c */
 /* " (race check FAIL)" for an arm that failed the run's race check, else "" */

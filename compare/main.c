@@ -14,7 +14,9 @@
  * baseline without declaring it, undeclared metrics, malformed or
  * truncated CSV); verdict.c decides; render_text.c, render_data.c and
  * the report's sections write the formats, which one table below
- * declares.
+ * declares.  Two modes come before the formats: --meta, a value of a
+ * run's meta.json, and --join, the join of two runs (join.c) that
+ * scripts/compare.sh reports on with AGAINST.
  */
 #include <getopt.h>
 #include <libgen.h>
@@ -160,6 +162,8 @@ static void usage(void)
 		"               samples.csv...   (the columns selected of the rows picked)\n"
 		"       compare --meta KEY RUN/samples.csv   (a value of RUN/meta.json;\n"
 		"               arrays as words, booleans as true/false)\n"
+		"       compare --join NAME --baseline B RUN/samples.csv OTHER/samples.csv\n"
+		"               (RUN and OTHER's B as B@NAME, in RUN/against-NAME/)\n"
 		"FORMAT (default text), and the file scripts/compare.sh writes it to:\n",
 		format_names(names, sizeof(names), 1, "|", "|"));
 	for (i = 0; i < NFORMATS; i++)
@@ -187,6 +191,7 @@ int main(int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "min-effect", required_argument, NULL, 'e' },
 		{ "meta", required_argument, NULL, 'm' },
+		{ "join", required_argument, NULL, 'j' },
 		{ "plots", required_argument, NULL, 'p' },
 		{ "where", required_argument, NULL, 'w' },
 		{ "select", required_argument, NULL, 's' },
@@ -194,7 +199,7 @@ int main(int argc, char **argv)
 	};
 	const struct format *format;
 	struct comparison *c;
-	const char *meta_key = NULL;
+	const char *meta_key = NULL, *join_name = NULL;
 	char buf[4096];
 	size_t n, i;
 	int ch;
@@ -206,6 +211,7 @@ int main(int argc, char **argv)
 		case 'a': opt.alpha = parse_number("alpha", optarg, 0, 1); break;
 		case 'e': opt.min_effect = parse_number("min-effect", optarg, 0, 100); break;
 		case 'm': meta_key = optarg; break;
+		case 'j': join_name = optarg; break;
 		case 'p': opt.plots = optarg; break;
 		case 'w': opt.where = optarg; break;
 		case 's': opt.select = optarg; break;
@@ -213,7 +219,7 @@ int main(int argc, char **argv)
 		}
 	}
 	format = find_format(opt.format);
-	if (format && format->after == DECLARED && !meta_key) {
+	if (format && format->after == DECLARED && !meta_key && !join_name) {
 		if (optind != argc)
 			die("--format %s reads bench/benchmarks.def as compare was built with, not %s",
 			    format->name, argv[optind]);
@@ -222,6 +228,12 @@ int main(int argc, char **argv)
 	}
 	if (optind == argc)
 		usage();
+	if (join_name) {
+		if (!opt.baseline || argc - optind != 2)
+			usage();
+		join_runs(argv[optind], argv[optind + 1], opt.baseline, join_name);
+		return 0;
+	}
 	if (meta_key) {
 		read_meta(argv[optind]);
 		if (!in->nmetas || !json_object_get(in->metas[0].doc, meta_key))

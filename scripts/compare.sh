@@ -22,9 +22,9 @@ fi
 
 # Join RUN and the AGAINST run in RUN/against-NAME/, the other run's
 # baseline renamed BASELINE@NAME: its rows and meta.json, which the
-# report engine joins (build/bin/join_runs, refusing an AGAINST run
-# without BASELINE), and the variants' folders (their raw/ samples) as
-# links; then report on that like a run.
+# report engine joins (compare --join, refusing an AGAINST run without
+# BASELINE), and the variants' folders (their raw/ samples) as links;
+# then report on that like a run.
 if [ -n "$AGAINST" ]; then
 	other=$(against_run)
 	if against_saved; then name=$AGAINST; else name=$(basename "$other"); fi
@@ -32,14 +32,13 @@ if [ -n "$AGAINST" ]; then
 	for dir in "$run" "$other"; do
 		[ -f "$dir/meta.json" ] || die "cannot compare: $dir has no meta.json"
 	done
-	[ -x "$BUILD_DIR/bin/join_runs" ] || die "$BUILD_DIR/bin/join_runs missing: run 'make tools'"
 	why=$(join_refusal "$run/meta.json" "$other/meta.json")
 	[ -z "$why" ] || die "cannot compare $run against $other: $why"
 	alias=$BASELINE@$name
 	joined=$run/against-$name
 	rm -rf "$joined"
 	mkdir -p "$joined"
-	"$BUILD_DIR/bin/join_runs" "$run" "$other" "$BASELINE" "$name" "$joined" ||
+	"$compare" --join "$name" --baseline "$BASELINE" "$run/samples.csv" "$other/samples.csv" ||
 		{ rm -rf "$joined"; exit 1; }
 	for dir in "$run"/*/; do
 		[ ! -f "$dir/meta.json" ] || continue	# an earlier join

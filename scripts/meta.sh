@@ -12,7 +12,7 @@
 # and meta_write_comparable FILE writes, for make bench AGAINST=, what
 # join_refusal compares of a run before any kernel is built (a scratch
 # file).  The join of two runs (AGAINST), RUN/against-NAME/meta.json, is
-# the report engine's: build/bin/join_runs (compare/join.c).  Every key,
+# the report engine's: compare --join (compare/join.c).  Every key,
 # its type, and which of these writes it when: docs/meta-json.md, which
 # tests/test_46_meta_schema.sh holds to what they write.  Values are
 # read first and given to one jq, so that a value that cannot be read

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # meta.json's schema is docs/meta-json.md's table: every key its writers
-# write (scripts/meta.sh: the plan, the merge, a resume; join_runs: a
-# join) is a row of the table, with the type of every value written
+# write (scripts/meta.sh: the plan, the merge, a resume; compare --join:
+# a join) is a row of the table, with the type of every value written
 # under it, and every row's key is written.  The keys come from the
 # meta.json files of runs that the rig's own scripts make, kernels and
 # boots stood in (tests/fake_runs.sh): two bases (a package and a tree),
