@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compare, the report engine: what its parts share.  input.c reads,
- * verdict.c decides, render_text.c and render_data.c write, main.c parses
+ * verdict.c decides, render_text.c and render_data.c write, as do the
+ * report's sections after the comparisons, a file each, and main.c parses
  * the command line.
  */
 #ifndef CDEVBENCH_COMPARE_H
@@ -64,6 +65,7 @@ struct comparison {
 struct options {
 	const char *baseline, *format;
 	const char *where, *select;	/* --format series or ops: a query for the plots */
+	const char *plots;		/* the list of the plots compare.sh drew */
 	double alpha, min_effect;
 };
 extern struct options opt;
@@ -89,6 +91,12 @@ char *xstrdup(const char *s);
 struct group *find_group(const char *metric, const char *param, const char *variant);
 void read_samples(const char *file);
 void fill_absent_counts(void);
+/* A JSON file parsed by jansson with @flags (the report reads every
+ * number as a double, JSON_DECODE_INT_AS_REAL, as jq holds them), or
+ * NULL where there is none; one that does not parse is fatal, or where
+ * @optional a warning and NULL.  Either names the line and column where
+ * jansson stopped. */
+json_t *read_json_file(const char *path, int optional, size_t flags);
 void read_meta(const char *samples);
 const json_t *variant_meta(const char *variant, const char **path);
 /* A string member of a JSON object, or fallback where obj is no object,
@@ -113,6 +121,8 @@ size_t boot_medians(const struct group *g, double *med, double *rep_spread);
 double min_of(const double *v, size_t n);
 double max_of(const double *v, size_t n);
 double boot_spread(const double *med, size_t nb);
+/* A group's median of per-boot medians; NAN where it has no samples. */
+double median_of_boots(const struct group *g);
 /* Is the group's metric one that gets a verdict (SAMPLE or COUNT)? */
 int tested(const struct group *g);
 /* Decide comparisons whose base, var, decl, metric, param and variant
@@ -130,12 +140,24 @@ const struct comparison *find_comparison(const struct comparison *c, size_t n,
 /* render_text.c */
 void print_summary(const struct comparison *c, size_t n, int md);
 void print_tables(const struct comparison *c, size_t n, int md);
-/* Text broken at spaces into lines of at most width columns, each after
- * indent. */
-void print_wrapped(const char *text, int width, const char *indent);
-void fprint_wrapped(FILE *out, const char *text, int width, const char *indent);
-/* The same, the first line after first, the others after rest. */
-void fprint_hanging(FILE *out, const char *text, int width, const char *first, const char *rest);
+/* The one paragraph writer: a paragraph is written in pieces to the
+ * stream paragraph_begin() returns; paragraph_end() writes it to out,
+ * broken at spaces into lines of at most width columns, the first after
+ * first, the others after rest, or as it was written where width is 0
+ * (markdown, which its reader wraps). */
+struct paragraph {
+	FILE *out, *f;
+	int width;
+	const char *first, *rest;
+	char *text;
+	size_t len;
+};
+FILE *paragraph_begin(struct paragraph *p, FILE *out, int width, const char *first,
+		      const char *rest);
+void paragraph_end(struct paragraph *p);
+/* A paragraph written at once, as printf writes. */
+void __attribute__((format(printf, 5, 6))) paragraph(FILE *out, int width, const char *first,
+						     const char *rest, const char *fmt, ...);
 
 /* kind.c: a count per operation that changed in whole numbers on every
  * boot (or a shared-lines run whose lines changed), by line ("locks per
@@ -180,19 +202,51 @@ size_t find_walks(const struct comparison *c, size_t n, const struct walk **out)
 /* An arm that is a step of a walk other than its last. */
 int is_walk_prefix(const char *arm);
 
-/* sections.c */
-/* A group's median of per-boot medians; NAN where it has no samples. */
-double median_of_boots(const struct group *g);
-void print_failure_paths(int md);
-void print_memory_sites(int md);
-void print_lock_census(int md);
-void print_shared_lines(int md);
+/*
+ * The report's sections after its comparisons (report.txt, report.md), in
+ * the order they are written: SECTION(name) is print_<name>(int md) in
+ * compare/<name>.c, declared here and called by main.c.  A new section is
+ * its file and its line here.
+ */
+#define REPORT_SECTIONS(SECTION) \
+	SECTION(failure_paths) \
+	SECTION(memory_sites) \
+	SECTION(lock_census) \
+	SECTION(shared_lines) \
+	SECTION(plots) \
+	SECTION(profile)
+#define DECLARE_SECTION(name) void print_##name(int md);
+REPORT_SECTIONS(DECLARE_SECTION)
+#undef DECLARE_SECTION
+
+/* memory_sites.c, besides its section */
+/* A named part of a variant's figure: slab bytes per cdev that
+ * cdev_add() kept by allocation site (the median over boots of
+ * cdev_mem.bt's mem_traced_site_bytes_per_cdev), or a shared cache line's
+ * share per operation. */
+struct site {
+	const char *variant;
+	char name[64];
+	double value;
+};
+/* Sites by value, the largest first, for qsort. */
+int cmp_site(const void *a, const void *b);
+/* The memory sites' plot data (--format sites). */
 void print_sites_matrix(void);
-void print_plots(const char *file, int md);
-void print_profile(int md);
+
+/* fault_check.c: the failure-path phase's pass rule, a line per problem
+ * (--format fault-problems) */
 void print_fault_problems(void);
-/* One sentence per variant and selftest case reported XFAIL or XPASS. */
+
+/* known_failures.c: one sentence per variant and selftest case reported
+ * XFAIL or XPASS in its boots' selftest.tap. */
 void print_known_failures(FILE *out);
+
+/* join.c: compare --join, the join of two runs (AGAINST): RUN's rows
+ * and meta.json with OTHER's arm @baseline as <baseline>@<name>, in
+ * RUN/against-<name>/. */
+void join_runs(const char *run_samples, const char *other_samples, const char *baseline,
+	       const char *name);
 
 /* race.c */
 /* " (race check FAIL)" for an arm that failed the run's race check, else "" */
@@ -206,5 +260,7 @@ void print_series(const struct comparison *c, size_t n);
 /* every operation's time from the raw/ files of the run in @run_dir */
 void print_ops(const char *run_dir);
 void print_json(const struct comparison *c, size_t n);
+/* the metrics of bench/benchmarks.def, for docs/metrics.md */
+void print_metrics(void);
 
 #endif

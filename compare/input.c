@@ -209,11 +209,7 @@ void fill_absent_counts(void)
 	}
 }
 
-/* A JSON file parsed (jansson; every number a double, as jq holds
- * them), or NULL where there is none; one that does not parse is fatal,
- * or where @optional a warning and NULL.  Either names the line and
- * column where jansson stopped. */
-static json_t *read_json_file(const char *path, int optional)
+json_t *read_json_file(const char *path, int optional, size_t flags)
 {
 	char where[64] = "";
 	json_error_t error;
@@ -222,7 +218,7 @@ static json_t *read_json_file(const char *path, int optional)
 
 	if (!f)
 		return NULL;
-	doc = json_loadf(f, JSON_DECODE_INT_AS_REAL, &error);
+	doc = json_loadf(f, flags, &error);
 	fclose(f);
 	if (doc)
 		return doc;
@@ -249,7 +245,7 @@ void read_meta(const char *samples)
 	struct meta *m;
 
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	doc = read_json_file(path, 0);
+	doc = read_json_file(path, 0, JSON_DECODE_INT_AS_REAL);
 	if (!doc) {
 		free(copy);
 		return;		/* a synthetic samples.csv has no meta.json */
@@ -260,7 +256,7 @@ void read_meta(const char *samples)
 	m->path = xstrdup(path);
 	m->mode = member_string(doc, "mode", "unknown");	/* doc is kept */
 	snprintf(path, sizeof(path), "%s/race.json", dir);
-	m->race = read_json_file(path, 1);
+	m->race = read_json_file(path, 1, JSON_DECODE_INT_AS_REAL);
 	free(copy);
 }
 

@@ -298,8 +298,8 @@ void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const c
 	size_t nk = kind_changes(c, n, variant, &k), i, j, m, lines = 0, hidden = 0;
 
 	for (i = 0; i < nk; i = j) {
-		char *text = NULL, move[112];
-		size_t len = 0;
+		char move[112];
+		struct paragraph line;
 		FILE *out;
 		int same = 1;
 
@@ -312,7 +312,7 @@ void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const c
 		}
 		if (!lines++)
 			fprintf(scr, "  changed in kind (whole counts per operation, on every boot):\n");
-		out = xmemstream(&text, &len);
+		out = paragraph_begin(&line, scr, 78, "    ", "    ");
 		fprintf(out, "%s:", k[i].line);
 		format_move(move, sizeof(move), &k[i]);
 		/* counts of a param each (kernfs nodes at each N) that all
@@ -334,9 +334,7 @@ void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const c
 					fprintf(out, "; %s", k[m].sites);
 			}
 		}
-		fclose(out);
-		fprint_wrapped(scr, text, 78, "    ");
-		free(text);
+		paragraph_end(&line);
 	}
 	if (hidden)
 		fprintf(scr, "    %zu more line%s of changed counts (Lock census, Shared cache lines below)\n",

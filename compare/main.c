@@ -12,8 +12,11 @@
  * Parts: input.c reads and refuses what is not comparable (files from
  * different modes, variants built with another kernel config than the
  * baseline without declaring it, undeclared metrics, malformed or
- * truncated CSV); verdict.c decides; render_text.c and render_data.c
- * write the formats.
+ * truncated CSV); verdict.c decides; render_text.c, render_data.c and
+ * the report's sections write the formats, which one table below
+ * declares.  Two modes come before the formats: --meta, a value of a
+ * run's meta.json, and --join, the join of two runs (join.c) that
+ * scripts/compare.sh reports on with AGAINST.
  */
 #include <getopt.h>
 #include <libgen.h>
@@ -23,22 +26,150 @@
 #include <string.h>
 #include "compare.h"
 
-/* render_data.c: the metrics of bench/benchmarks.def, for docs/metrics.md */
-void print_metrics(void);
-
 struct options opt = { .format = "text", .alpha = 0.05, .min_effect = 0.01 };
+
+/* The first samples.csv named: the run whose raw/ folders --format ops
+ * reads. */
+static const char *first_samples;
+
+/* report.txt and report.md: the first screen, every comparison, then the
+ * sections (compare.h's REPORT_SECTIONS). */
+static void write_report(const struct comparison *c, size_t n, int md)
+{
+	static void (*const sections[])(int md) = {
+#define SECTION(name) print_##name,
+		REPORT_SECTIONS(SECTION)
+#undef SECTION
+	};
+	size_t i;
+
+	print_summary(c, n, md);
+	print_tables(c, n, md);
+	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+		sections[i](md);
+}
+
+static void write_text(const struct comparison *c, size_t n)
+{
+	write_report(c, n, 0);
+}
+
+static void write_md(const struct comparison *c, size_t n)
+{
+	write_report(c, n, 1);
+}
+
+/* The raw/ folders beside the first samples.csv. */
+static void write_ops(void)
+{
+	char *dir = xstrdup(first_samples);
+
+	print_ops(dirname(dir));
+	free(dir);
+}
+
+/* The baseline, then the others in the order of the run. */
+static void write_variants(void)
+{
+	size_t i;
+
+	puts(opt.baseline);
+	for (i = 0; i < in->nvariants; i++)
+		if (strcmp(in->variants[i], opt.baseline))
+			puts(in->variants[i]);
+}
+
+/* Where main calls a format's writer: with nothing read (the metrics
+ * compare was built with are DECLARED), once the samples are READ and
+ * their baseline found, or once every comparison is COMPARED. */
+enum stage { DECLARED, READ, COMPARED };
+
+/* The formats of --format: the name, the file scripts/compare.sh writes
+ * it to (NULL where a script reads it at once), what it is, the stage its
+ * writer runs after, whether --where and --select pick its rows and
+ * columns, and the writer: write_comparisons where it takes the
+ * comparisons, else write.  The usage, the checks of the command line and
+ * main's call of the writer all read this table. */
+static const struct format {
+	const char *name, *file, *what;
+	enum stage after;
+	int query;
+	void (*write)(void);
+	void (*write_comparisons)(const struct comparison *c, size_t n);
+} formats[] = {
+	{ .name = "text", .file = "report.txt", .after = COMPARED, .write_comparisons = write_text,
+	  .what = "the report, the first screen says what changed" },
+	{ .name = "md", .file = "report.md", .after = COMPARED, .write_comparisons = write_md,
+	  .what = "the report in markdown" },
+	{ .name = "csv", .file = "compare.csv", .after = COMPARED, .write_comparisons = print_csv,
+	  .what = "a row per comparison" },
+	{ .name = "series", .file = "series.csv", .after = COMPARED, .query = 1,
+	  .write_comparisons = print_series, .what = "medians and ratios per variant and param" },
+	{ .name = "ops", .after = READ, .query = 1, .write = write_ops,
+	  .what = "every timed operation in the run's raw/ files" },
+	{ .name = "json", .file = "compare.json", .after = COMPARED, .write_comparisons = print_json,
+	  .what = "every comparison, with the run's provenance" },
+	{ .name = "sites", .file = "memory_sites.dat", .after = COMPARED, .write = print_sites_matrix,
+	  .what = "slab bytes per cdev by allocation site" },
+	{ .name = "variants", .after = READ, .write = write_variants,
+	  .what = "the variants, the baseline first" },
+	{ .name = "fault-problems", .after = COMPARED, .write = print_fault_problems,
+	  .what = "the failure-path phase's problems (scripts/fault-check.sh)" },
+	{ .name = "metrics", .after = DECLARED, .write = print_metrics,
+	  .what = "the declared metrics, docs/metrics.md's table; no samples.csv" },
+};
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+static const struct format *find_format(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NFORMATS; i++)
+		if (!strcmp(formats[i].name, name))
+			return &formats[i];
+	return NULL;
+}
+
+/* The names of the formats in @buf (only those --where and --select go
+ * with, where query), sep between them and last before the last. */
+static const char *format_names(char *buf, size_t size, int query, const char *sep,
+				const char *last)
+{
+	size_t i, k = 0, count = 0, len = 0;
+
+	for (i = 0; i < NFORMATS; i++)
+		count += !query || formats[i].query;
+	buf[0] = '\0';
+	for (i = 0; i < NFORMATS && len < size; i++) {
+		if (query && !formats[i].query)
+			continue;
+		k++;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					k == 1 ? "" : k == count ? last : sep, formats[i].name);
+	}
+	return buf;
+}
 
 static void usage(void)
 {
+	char names[256];
+	size_t i;
+
 	fprintf(stderr,
 		"usage: compare [--baseline V] [--alpha A] [--min-effect E] [--plots LIST]\n"
-		"               [--format text|md|csv|series|ops|json|sites|variants|fault-problems]\n"
-		"               [--where col=v,col!=v,... --select col,...]   (series or ops rows,\n"
-		"               for plots)\n"
-		"               samples.csv...\n"
+		"               [--format FORMAT] samples.csv...\n"
+		"       compare --format %s --where col=v,col!=v,... --select col,...\n"
+		"               samples.csv...   (the columns selected of the rows picked)\n"
 		"       compare --meta KEY RUN/samples.csv   (a value of RUN/meta.json;\n"
 		"               arrays as words, booleans as true/false)\n"
-		"       compare --format metrics   (the declared metrics, a markdown table)\n");
+		"       compare --join NAME --baseline B RUN/samples.csv OTHER/samples.csv\n"
+		"               (RUN and OTHER's B as B@NAME, in RUN/against-NAME/)\n"
+		"FORMAT (default text), and the file scripts/compare.sh writes it to:\n",
+		format_names(names, sizeof(names), 1, "|", "|"));
+	for (i = 0; i < NFORMATS; i++)
+		fprintf(stderr, "  %-15s %s%s%s\n", formats[i].name,
+			formats[i].file ? formats[i].file : "", formats[i].file ? ": " : "",
+			formats[i].what);
 	exit(2);
 }
 
@@ -60,13 +191,15 @@ int main(int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "min-effect", required_argument, NULL, 'e' },
 		{ "meta", required_argument, NULL, 'm' },
+		{ "join", required_argument, NULL, 'j' },
 		{ "plots", required_argument, NULL, 'p' },
 		{ "where", required_argument, NULL, 'w' },
 		{ "select", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const struct format *format;
 	struct comparison *c;
-	const char *meta_key = NULL, *plots = NULL;
+	const char *meta_key = NULL, *join_name = NULL;
 	char buf[4096];
 	size_t n, i;
 	int ch;
@@ -78,21 +211,29 @@ int main(int argc, char **argv)
 		case 'a': opt.alpha = parse_number("alpha", optarg, 0, 1); break;
 		case 'e': opt.min_effect = parse_number("min-effect", optarg, 0, 100); break;
 		case 'm': meta_key = optarg; break;
-		case 'p': plots = optarg; break;
+		case 'j': join_name = optarg; break;
+		case 'p': opt.plots = optarg; break;
 		case 'w': opt.where = optarg; break;
 		case 's': opt.select = optarg; break;
 		default: usage();
 		}
 	}
-	if (!strcmp(opt.format, "metrics") && !meta_key) {
+	format = find_format(opt.format);
+	if (format && format->after == DECLARED && !meta_key && !join_name) {
 		if (optind != argc)
-			die("--format metrics reads bench/benchmarks.def as compare was built with, not %s",
-			    argv[optind]);
-		print_metrics();
+			die("--format %s reads bench/benchmarks.def as compare was built with, not %s",
+			    format->name, argv[optind]);
+		format->write();
 		return 0;
 	}
 	if (optind == argc)
 		usage();
+	if (join_name) {
+		if (!opt.baseline || argc - optind != 2)
+			usage();
+		join_runs(argv[optind], argv[optind + 1], opt.baseline, join_name);
+		return 0;
+	}
 	if (meta_key) {
 		read_meta(argv[optind]);
 		if (!in->nmetas || !json_object_get(in->metas[0].doc, meta_key))
@@ -100,16 +241,13 @@ int main(int argc, char **argv)
 		puts(meta_field(meta_key, buf, sizeof(buf)));
 		return 0;
 	}
-	if (strcmp(opt.format, "text") && strcmp(opt.format, "md") &&
-	    strcmp(opt.format, "csv") && strcmp(opt.format, "series") &&
-	    strcmp(opt.format, "ops") && strcmp(opt.format, "json") &&
-	    strcmp(opt.format, "sites") && strcmp(opt.format, "variants") &&
-	    strcmp(opt.format, "fault-problems"))
-		die("--format: '%s' is not text, md, csv, series, ops, json, sites, variants, fault-problems or metrics",
-		    opt.format);
-	if ((opt.where || opt.select) &&
-	    ((strcmp(opt.format, "series") && strcmp(opt.format, "ops")) || !opt.select))
-		die("--where and --select go with --format series or ops, and --select is needed");
+	if (!format)
+		die("--format: '%s' is not %s", opt.format,
+		    format_names(buf, sizeof(buf), 0, ", ", " or "));
+	if ((opt.where || opt.select) && (!format->query || !opt.select))
+		die("--where and --select go with --format %s, and --select is needed",
+		    format_names(buf, sizeof(buf), 1, ", ", " or "));
+	first_samples = argv[optind];
 	for (i = optind; i < (size_t)argc; i++) {
 		read_samples(argv[i]);
 		read_meta(argv[i]);
@@ -128,14 +266,6 @@ int main(int argc, char **argv)
 	if (i == in->nvariants)
 		die("baseline '%s' has no samples", opt.baseline);
 	check_comparable();
-	if (!strcmp(opt.format, "variants")) {
-		/* the baseline, then the others in the order of the run */
-		puts(opt.baseline);
-		for (i = 0; i < in->nvariants; i++)
-			if (strcmp(in->variants[i], opt.baseline))
-				puts(in->variants[i]);
-		return 0;
-	}
 	deterministic = in->nmetas && !strcmp(in->metas[0].mode, "icount");
 	for (i = 0; i < in->nvariants; i++) {
 		const char *path;
@@ -150,37 +280,14 @@ int main(int argc, char **argv)
 			aa_arm = in->variants[i];
 	}
 
-	if (!strcmp(opt.format, "ops")) {
-		/* the raw/ folders beside the first samples.csv */
-		char *dir = xstrdup(argv[optind]);
-
-		print_ops(dirname(dir));
-		free(dir);
+	if (format->after == READ) {
+		format->write();
 		return 0;
 	}
 	c = compare_all(&n);
-	if (!strcmp(opt.format, "series")) {
-		print_series(c, n);
-	} else if (!strcmp(opt.format, "csv")) {
-		print_csv(c, n);
-	} else if (!strcmp(opt.format, "json")) {
-		print_json(c, n);
-	} else if (!strcmp(opt.format, "sites")) {
-		print_sites_matrix();
-	} else if (!strcmp(opt.format, "fault-problems")) {
-		print_fault_problems();
-	} else {
-		int md = !strcmp(opt.format, "md");
-
-		print_summary(c, n, md);
-		print_tables(c, n, md);
-		print_failure_paths(md);
-		print_memory_sites(md);
-		print_lock_census(md);
-		print_shared_lines(md);
-		if (plots)
-			print_plots(plots, md);
-		print_profile(md);
-	}
+	if (format->write_comparisons)
+		format->write_comparisons(c, n);
+	else
+		format->write();
 	return 0;
 }

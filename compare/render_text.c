@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare, rendering for people: report.txt (fixed width, the first screen
- * says what changed) and report.md.
+ * says what changed) and report.md; and the one paragraph writer
+ * (compare.h), with which every part of the report wraps its text.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -97,7 +98,7 @@ static void format_range(char *buf, size_t size, const struct comparison *x, dou
 
 /* Text broken at spaces into lines of at most width columns, the first
  * after first, the others after rest. */
-void fprint_hanging(FILE *out, const char *text, int width, const char *first, const char *rest)
+static void wrap(FILE *out, const char *text, int width, const char *first, const char *rest)
 {
 	const char *indent = first;
 	int col = 0;
@@ -120,14 +121,33 @@ void fprint_hanging(FILE *out, const char *text, int width, const char *first, c
 	fprintf(out, "\n");
 }
 
-void fprint_wrapped(FILE *out, const char *text, int width, const char *indent)
+FILE *paragraph_begin(struct paragraph *p, FILE *out, int width, const char *first,
+		      const char *rest)
 {
-	fprint_hanging(out, text, width, indent, indent);
+	*p = (struct paragraph){ .out = out, .width = width, .first = first, .rest = rest };
+	p->f = xmemstream(&p->text, &p->len);
+	return p->f;
 }
 
-void print_wrapped(const char *text, int width, const char *indent)
+void paragraph_end(struct paragraph *p)
 {
-	fprint_wrapped(stdout, text, width, indent);
+	fclose(p->f);
+	if (p->width)
+		wrap(p->out, p->text, p->width, p->first, p->rest);
+	else
+		fputs(p->text, p->out);
+	free(p->text);
+}
+
+void paragraph(FILE *out, int width, const char *first, const char *rest, const char *fmt, ...)
+{
+	struct paragraph p;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(paragraph_begin(&p, out, width, first, rest), fmt, ap);
+	va_end(ap);
+	paragraph_end(&p);
 }
 
 static const char *rule_text(void)
@@ -164,9 +184,9 @@ static void print_changes(FILE *scr, const struct comparison *c, size_t n, const
 {
 	const struct comparison **rows = xmalloc((n ? n : 1) * sizeof(*rows));
 	size_t i, j, k, nr = 0, secondary = 0, secondary_changed = 0, nsame = 0;
-	size_t same_len = 0, shown = 0, hidden = 0;
-	char *same_text = NULL;
-	FILE *same_line;
+	size_t shown = 0, hidden = 0;
+	struct paragraph same_line;
+	FILE *same_words = NULL;	/* begun with the first metric that is the same */
 
 	for (i = 0; i < n; i++) {
 		if (strcmp(c[i].variant, variant))
@@ -221,8 +241,6 @@ static void print_changes(FILE *scr, const struct comparison *c, size_t n, const
 	if (hidden)
 		fprintf(scr, "  %zu more change%s, smaller or equal (tables below)\n", hidden,
 			hidden == 1 ? "" : "s");
-	same_line = xmemstream(&same_text, &same_len);
-	fprintf(same_line, "same  ");
 	for (i = 0; i < nr; i++) {
 		const struct comparison *x = rows[i];
 		size_t params = 0, same = 0;
@@ -256,7 +274,9 @@ static void print_changes(FILE *scr, const struct comparison *c, size_t n, const
 				format_counts(counts, sizeof(counts), x);
 			else
 				snprintf(counts, sizeof(counts), "%s..%s", a, b);
-			fprintf(same_line, "%s %s %zu/%zu %s", nsame++ ? ";" : "", x->metric,
+			if (!same_words)
+				same_words = paragraph_begin(&same_line, scr, 78, "  ", "  ");
+			fprintf(same_words, "%s %s %zu/%zu %s", nsame++ ? ";" : "same  ", x->metric,
 				same, params, counts);
 			continue;
 		}
@@ -266,10 +286,8 @@ static void print_changes(FILE *scr, const struct comparison *c, size_t n, const
 		else
 			fprintf(scr, " missing or unclear\n");
 	}
-	fclose(same_line);
-	if (nsame)
-		fprint_wrapped(scr, same_text, 78, "  ");
-	free(same_text);
+	if (same_words)
+		paragraph_end(&same_line);
 	print_kind_changes(scr, c, n, variant, max_kind);
 	if (secondary)
 		fprintf(scr, "  %zu of %zu secondary comparisons changed (tables below)\n",
@@ -303,9 +321,9 @@ static void print_variant_heading(FILE *scr, const char *variant, int md)
 {
 	const char *path;
 	const json_t *vm = variant_meta(variant, &path), *p;
-	char *text = NULL;
-	size_t count = json_array_size(json_object_get(vm, "patches")), len = 0, i;
-	FILE *out = xmemstream(&text, &len);
+	size_t count = json_array_size(json_object_get(vm, "patches")), i;
+	struct paragraph heading;
+	FILE *out = paragraph_begin(&heading, scr, md ? 0 : 78, "", "");
 
 	fprintf(out, md ? "### %s%s against %s\n\n" : "%s%s against %s", variant, race_mark(variant),
 		opt.baseline);
@@ -317,12 +335,7 @@ static void print_variant_heading(FILE *scr, const char *variant, int md)
 			member_string(vm, "config_fragment", NULL) ?
 			", own config fragment" : "");
 	print_config_differences(out, vm, md);
-	fclose(out);
-	if (md)
-		fprintf(scr, "%s", text);
-	else
-		fprint_wrapped(scr, text, 78, "");
-	free(text);
+	paragraph_end(&heading);
 	json_array_foreach(json_object_get(vm, "patches"), i, p)
 		fprintf(scr, md ? "- %s\n" : "  | %s\n", json_string_value(p));
 	json_array_foreach(json_object_get(vm, "links"), i, p)
@@ -510,24 +523,29 @@ static void print_walk_line(FILE *out, const struct walk *w, const struct compar
 	free(parts);
 }
 
-/* A line of a walk's block: as it is in report.md, under a hanging
- * indent in report.txt. */
+/* A line of a walk's block, written to the stream walk_line_begin()
+ * returns: as it is in report.md, under a hanging indent in report.txt. */
+static FILE *walk_line_begin(struct paragraph *line, FILE *scr, int md)
+{
+	return paragraph_begin(line, scr, md ? 0 : 78, "  ", "    ");
+}
+
+static void walk_line_end(struct paragraph *line, int md)
+{
+	if (md)
+		fputc('\n', line->f);
+	paragraph_end(line);
+}
+
 static void __attribute__((format(printf, 3, 4))) walk_line(FILE *scr, int md, const char *fmt, ...)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = xmemstream(&text, &len);
+	struct paragraph line;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
+	vfprintf(walk_line_begin(&line, scr, md), fmt, ap);
 	va_end(ap);
-	fclose(out);
-	if (md)
-		fprintf(scr, "%s\n", text);
-	else
-		fprint_hanging(scr, text, 78, "  ", "    ");
-	free(text);
+	walk_line_end(&line, md);
 }
 
 /* A walk's block (make bench WALK=1): per headline metric and way it
@@ -540,25 +558,20 @@ static void print_walk(FILE *scr, const struct walk *w, int md, size_t max_chang
 	const struct comparison **rows = xmalloc((w->ntotals ? w->ntotals : 1) * sizeof(*rows));
 	size_t *ts = xmalloc((w->ntotals ? w->ntotals : 1) * sizeof(*ts));
 	int *named = calloc(w->nchain ? w->nchain : 1, sizeof(*named));
-	size_t i, j, t, nts, shown = 0, hidden = 0, len = 0;
-	char *text = NULL;
+	size_t i, j, t, nts, shown = 0, hidden = 0;
+	struct paragraph intro, line;
 	FILE *out;
 	int p;
 
 	if (!named)
 		die("out of memory");
-	out = xmemstream(&text, &len);
-	if (!md)
-		fprintf(out, "%s, patch by patch: ", w->variant);
+	out = paragraph_begin(&intro, scr, md ? 0 : 78, "", "");
+	fprintf(out, md ? "### %s, patch by patch\n\n" : "%s, patch by patch: ", w->variant);
 	fprintf(out, "%s of its %zu patches against the step measured before it, from %s (rule %s; a step not named did not change the metric)%s",
 		md ? "Each" : "each", w->nsteps, w->from,
 		deterministic ? "gap" : "t+gap, Holm over these steps", md ? "." : "");
-	fclose(out);
-	if (md)
-		fprintf(scr, "### %s, patch by patch\n\n%s\n\n```\n", w->variant, text);
-	else
-		fprint_wrapped(scr, text, 78, "");
-	free(text);
+	fprintf(out, md ? "\n\n```\n" : "");
+	paragraph_end(&intro);
 	if (w->ntotals)
 		memcpy(rows, w->totals, w->ntotals * sizeof(*rows));
 	qsort(rows, w->ntotals, sizeof(*rows), cmp_effect);
@@ -577,12 +590,9 @@ static void print_walk(FILE *scr, const struct walk *w, int md, size_t max_chang
 			if (!strcmp(w->totals[t]->metric, rows[i]->metric) &&
 			    !strcmp(w->totals[t]->verdict, rows[i]->verdict))
 				ts[nts++] = t;
-		text = NULL;
-		out = xmemstream(&text, &len);
+		out = walk_line_begin(&line, scr, md);
 		print_walk_line(out, w, rows[i], ts, nts, max_changes, named);
-		fclose(out);
-		walk_line(scr, md, "%s", text);
-		free(text);
+		walk_line_end(&line, md);
 	}
 	if (!w->ntotals)
 		walk_line(scr, md, "%s", w->cmp ? "no headline metric changed" :
@@ -721,15 +731,12 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 			  "Against %s: B better, W worse (range of the change where it\nchanged), = same at every param, ? unclear, - not measured\n",
 		opt.baseline);
 	if (!md) {
-		char *legend = NULL;
-		size_t legend_len = 0;
-		FILE *out = xmemstream(&legend, &legend_len);
+		struct paragraph legend;
+		FILE *out = paragraph_begin(&legend, scr, 78, "", "");
 
 		for (k = 0; k < ncols; k++)
 			fprintf(out, "%s[%zu] %s%s", k ? ", " : "", k + 1, cols[k], race_mark(cols[k]));
-		fclose(out);
-		fprint_wrapped(scr, legend, 78, "");
-		free(legend);
+		paragraph_end(&legend);
 	}
 	for (from = 0; from < ncols; from += md ? ncols : MATRIX_COLUMNS) {
 		size_t to = md ? ncols : from + MATRIX_COLUMNS < ncols ? from + MATRIX_COLUMNS : ncols;
@@ -778,15 +785,16 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 #define BELOW_FIRST_SCREEN "Per variant (below the first screen)"
 void print_summary(const struct comparison *c, size_t n, int md)
 {
-	char b[9][256], *line = NULL, *screen = NULL, *blocks, *walks;
+	char b[9][256], *screen = NULL, *blocks, *walks;
 	const char *qemu;
 	int qemu_len;
-	size_t linelen = 0, screen_len = 0, max_changes = SIZE_MAX, max_kind = SIZE_MAX, i;
+	size_t screen_len = 0, max_changes = SIZE_MAX, max_kind = SIZE_MAX, i;
+	struct paragraph para;
 	FILE *out, *scr = xmemstream(&screen, &screen_len);
 
 	fprintf(scr, md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
 	if (in->nmetas) {
-		out = xmemstream(&line, &linelen);
+		out = paragraph_begin(&para, scr, 78, "", "");
 		/* "QEMU emulator version 7.2.22 (Debian ...)": QEMU 7.2.22; the
 		 * whole string is in meta.json */
 		qemu = meta_field("qemu_version", b[8], sizeof(b[8]));
@@ -802,14 +810,11 @@ void print_summary(const struct comparison *c, size_t n, int md)
 		print_bases(out);
 		print_against(out);
 		print_sittings(out);
-		fclose(out);
-		fprint_wrapped(scr, line, 78, "");
-		free(line);
+		paragraph_end(&para);
 		if (md)
 			fprintf(scr, "\n");
 		/* what a selftest pass can mean in this run */
-		line = NULL;
-		out = xmemstream(&line, &linelen);
+		out = paragraph_begin(&para, scr, 78, "", "");
 		if (!strcmp(b[2], "1"))
 			fprintf(out, "Correctness: every boot compared passed the KTAP selftest first. On 1 vCPU its race cases interleave at syscall boundaries only: a pass does not show a variant free of in-kernel races (MODE=tcg with several vCPUs runs them at once).");
 		else
@@ -817,14 +822,11 @@ void print_summary(const struct comparison *c, size_t n, int md)
 				b[2]);
 		print_known_failures(out);
 		print_race_outcome(out);
-		fclose(out);
-		fprint_wrapped(scr, line, 78, "");
-		free(line);
+		paragraph_end(&para);
 		if (md)
 			fprintf(scr, "\n");
 	}
-	line = NULL;
-	out = xmemstream(&line, &linelen);
+	out = paragraph_begin(&para, scr, 78, "", "");
 	fprintf(out, "Verdicts: %s", rule_text());
 	if (!deterministic)
 		fprintf(out, " Holm family: the %zu headline comparisons (metrics declared headline in bench/benchmarks.def), alpha %g; secondary: its own family of %zu.",
@@ -853,9 +855,7 @@ void print_summary(const struct comparison *c, size_t n, int md)
 				nf, median(f, nf) * 100, max_of(f, nf) * 100);
 		free(f);
 	}
-	fclose(out);
-	fprint_wrapped(scr, line, 78, "");
-	free(line);
+	paragraph_end(&para);
 	if (md)
 		fprintf(scr, "\n");
 	if (aa_arm) {

@@ -57,6 +57,20 @@ size_t boot_medians(const struct group *g, double *med, double *rep_spread)
 	return nb;
 }
 
+double median_of_boots(const struct group *g)
+{
+	double *med, spread, m;
+	size_t nb;
+
+	if (!g || !g->n)
+		return NAN;
+	med = xmalloc(g->n * sizeof(*med));
+	nb = boot_medians(g, med, &spread);
+	m = median(med, nb);
+	free(med);
+	return m;
+}
+
 double min_of(const double *v, size_t n)
 {
 	double m = INFINITY;

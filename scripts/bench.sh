@@ -90,12 +90,8 @@ flavours=(timing)
 if [ -n "$AGAINST" ]; then
 	against=$(against_run)
 	[ -f "$against/meta.json" ] || die "AGAINST=$AGAINST: $against has no meta.json"
-	settings_jq_args
-	facts_jq_args
 	this=$(mktemp)
-	extract_pristine
-	jq -n "${SETTINGS_JQ_ARGS[@]}" "${FACTS_JQ_ARGS[@]}" --argjson bases "[$(base_json)]" \
-		'$ARGS.named' > "$this"
+	meta_write_comparable "$this"
 	why=$(join_refusal "$this" "$against/meta.json")
 	rm -f "$this"
 	[ -z "$why" ] || die "AGAINST=$AGAINST: this run could not be compared against it: $why"
@@ -159,26 +155,6 @@ interrupted() {
 }
 trap interrupted INT TERM HUP
 
-# The subjects of a variant's patches, one per line, so that a report says
-# which patches ran: each Subject header unfolded (continuation lines start
-# with blanks), without its [PATCH] prefix.
-patch_subjects() {
-	local p patches
-	mapfile -t patches < <(series_patches "$1")
-	for p in "${patches[@]}"; do patch_subject "$p"; done
-}
-
-# Where a variant's patches were posted: each patch's Link: tags, or for
-# a mail without one its Message-Id as a lore link (what b4 would add).
-patch_links() {
-	local p patches
-	mapfile -t patches < <(series_patches "$1")
-	for p in "${patches[@]}"; do
-		grep -q '^Link: ' "$p" && { sed -n 's/^Link: *//p' "$p"; continue; }
-		sed -n '/^$/q; s|^Message-I[Dd]: *<\(.*\)>.*|https://lore.kernel.org/r/\1|p' "$p"
-	done
-}
-
 # What ran, kept with the results: the shared config fragments and every
 # variant's folder (stock's holds the known failures every variant
 # inherits), so that the run can be made again from its own folder.
@@ -192,90 +168,20 @@ copy_patches() {
 	return 0
 }
 
-# The command that makes this run again: the rig at its commit, the
-# patches from the run folder, every setting the results depend on.
-reproduce_command() {
-	local name scope cmd commit
-	commit=$(rig_commit)
-	cmd="git -C $(printf %q "$RIG_ROOT") checkout ${commit%-dirty} && make bench"
-	cmd+=" PATCHES_DIR=$(printf %q "$run/patches") VARIANTS=$(printf %q "${variants[*]}")"
-	cmd+=" BASES=$(printf %q "${bases[*]}")"
-	while IFS='|' read -r name _ _ scope _; do
-		case $scope in
-		guest | run) cmd+=" $name=$(printf %q "${!name}")" ;;
-		esac
-	done < <(settings_rows)
-	echo "$cmd"
-}
-
-# Options that both kernel configs set (a value, or n for "is not set")
-# and set differently, one "CONFIG_X: A -> B" per line.
-config_differences() {	# config_differences A_CONFIG B_CONFIG
-	awk 'FNR == 1 { file++ }
-		/^CONFIG_/ { k = $0; sub(/=.*/, "", k); v = substr($0, length(k) + 2) }
-		/^# CONFIG_.* is not set$/ { k = $2; v = "n" }
-		!/^CONFIG_/ && !/^# CONFIG_.* is not set$/ { next }
-		file == 1 { a[k] = v; next }
-		k in a && a[k] != v { print k ": " a[k] " -> " v }' "$1" "$2"
-}
-
-# meta.json, written by jq from values read first, so that a value that
-# cannot be read fails the run instead of leaving a hole.  An arm on
-# another base than the baseline's says which options of its config
-# differ from the baseline's: all of them (config_differences), and
-# those rig.config or the variant's config ask for on every base
-# (rig_config_differences, which the report engine refuses to compare;
-# a line tagged with a kernel line, "[6.12] CONFIG_X=y", asks on that
-# line's bases only and may differ).  Each walk (WALK=1): the arm of its
-# whole series, its base, step 0 and steps, each with its arm, its
-# patch's subject and, for a prefix left out, why (merge.sh adds those
-# whose boots failed).
+# meta.json (scripts/meta.sh writes it): every base, every arm on its
+# base, each walk (WALK=1) with its steps and, for a prefix whose kernel
+# did not build, why (merge.sh adds those whose boots failed).
 write_meta() {
-	local v k tree obj fobj subjects links release config series fragment arm
-	local arms_json='{}' bases_json='[]' b base_config all_diffs diffs rig_diffs
-	local walks_json='[]' walk_args=() steps reasons
-	for b in "${bases[@]}"; do
-		use_base "$b"
-		bases_json=$(jq --argjson b "$(base_json)" '. + [$b]' <<< "$bases_json")
-	done
+	local v k base_config against_config steps reasons
+	meta_plan_begin
+	meta_plan_bases "${bases[@]}"
 	use_base "${bases[0]}"
 	base_config=$(kernel_obj_dir "$BASELINE")/.config
 	for v in "${arms[@]}"; do
-		k=${arm_variant[$v]}
 		use_base "${arm_base[$v]}"
-		tree=$(variant_dir "$k") obj=$(kernel_obj_dir "$k") fobj=$(kernel_obj_dir "$k" fault)
-		subjects=$(patch_subjects "$k" | jq -R . | jq -s .)
-		links=$(patch_links "$k" | jq -R . | jq -s .)
-		release=$(< "$obj/include/config/kernel.release")
-		config=$(sha256sum < "$obj/.config" | cut -d' ' -f1)
-		series=$(< "$tree/.cdevbench/series.sha")
-		fragment=null
-		[ ! -f "$(variant_file "$k" config)" ] || fragment="\"$(realpath -s --relative-to="$PATCHES_DIR/.." "$(variant_file "$k" config)")\""
-		diffs=[] rig_diffs=[]
-		if [ "${arm_base[$v]}" != "${bases[0]}" ] && [ -f "$base_config" ]; then
-			all_diffs=$(config_differences "$base_config" "$obj/.config")
-			diffs=$(jq -R . <<< "$all_diffs" | jq -s 'map(select(. != ""))')
-			rig_diffs=$(printf '%s' "$all_diffs" |
-				{ grep -wFf <(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+).*/\2/p' "$PATCHES_DIR/rig.config" \
-					"$(variant_file "$k" config)" 2> /dev/null) || true; } |
-				jq -R . | jq -s .)
-		fi
-		kernel_build_jq_args "$k" timing
-		arm=$(jq -n --arg kernel "$k" --arg base "$BASE" --arg kernel_release "$release" \
-			--arg config_sha256 "$config" \
-			--arg series_sha256 "$series" --argjson patches "$subjects" --argjson links "$links" \
-			--argjson config_fragment "$fragment" --argjson config_differences "$diffs" \
-			--argjson rig_config_differences "$rig_diffs" "${KERNEL_BUILD_JQ_ARGS[@]}" '$ARGS.named')
-		[ -z "${arm_aa_of[$v]:-}" ] || arm=$(jq --arg aa_of "${arm_aa_of[$v]}" '. + $ARGS.named' <<< "$arm")
-		if [ "$FAULTS" = 1 ]; then
-			release=$(< "$fobj/include/config/kernel.release")
-			config=$(sha256sum < "$fobj/.config" | cut -d' ' -f1)
-			kernel_build_jq_args "$k" fault fault_
-			arm=$(jq --arg fault_kernel_release "$release" --arg fault_config_sha256 "$config" \
-				--arg fault_config_fragment patches/fault.config "${KERNEL_BUILD_JQ_ARGS[@]}" \
-				'. + $ARGS.named' <<< "$arm")
-		fi
-		arms_json=$(jq --arg v "$v" --argjson arm "$arm" '. + {($v): $arm}' <<< "$arms_json")
+		against_config=
+		[ "${arm_base[$v]}" = "${bases[0]}" ] || against_config=$base_config
+		meta_plan_arm "$v" "${arm_variant[$v]}" "${arm_aa_of[$v]:-}" "$against_config"
 	done
 	for v in "${walks[@]}"; do
 		use_base "${arm_base[$v]}"
@@ -283,22 +189,10 @@ write_meta() {
 		reasons=$(for k in "${steps[@]}"; do
 			[ -z "${not_bisectable[$k]:-}" ] || jq -n --arg k "$k" --arg r "${not_bisectable[$k]}" '{($k): $r}'
 		done | jq -s 'add // {}')
-		walks_json=$(jq --arg variant "$v" --arg base "$BASE" --arg from "${walk_from[$v]}" \
-			--argjson subjects "$(patch_subjects "${arm_variant[$v]}" | jq -R . | jq -s .)" \
-			--argjson reasons "$reasons" '. + [{ variant: $variant, base: $base, from: $from,
-				steps: [$ARGS.positional | to_entries[] | { step: (.key + 1), arm: .value,
-					subject: $subjects[.key], not_bisectable: ($reasons[.value] // null) }] }]' \
-			--args "${steps[@]}" <<< "$walks_json")
+		meta_plan_walk "$v" "${arm_variant[$v]}" "${walk_from[$v]}" "$reasons" "${steps[@]}"
 	done
-	[ ${#walks[@]} = 0 ] || walk_args=(--argjson walks "$walks_json")
 	copy_patches
-	settings_jq_args
-	facts_jq_args
-	jq -n --arg run_id "$run_id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-		"${FACTS_JQ_ARGS[@]}" "${SETTINGS_JQ_ARGS[@]}" --argjson bases "$bases_json" \
-		--argjson variants "$arms_json" "${walk_args[@]}" \
-		--arg reproduce "$(reproduce_command)" '$ARGS.named' > "$run/meta.json.tmp"
-	mv "$run/meta.json.tmp" "$run/meta.json"
+	meta_write_plan "$run" "$run_id" "${variants[*]}" "${bases[*]}"
 }
 write_meta
 

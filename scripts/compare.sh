@@ -21,8 +21,10 @@ if [[ $BASELINE != *:* ]] && [ -f "$run/meta.json" ] &&
 fi
 
 # Join RUN and the AGAINST run in RUN/against-NAME/, the other run's
-# baseline renamed BASELINE@NAME: rows, meta.json, the variants' folders
-# (their raw/ samples) as links; then report on that like a run.
+# baseline renamed BASELINE@NAME: its rows and meta.json, which the
+# report engine joins (compare --join, refusing an AGAINST run without
+# BASELINE), and the variants' folders (their raw/ samples) as links;
+# then report on that like a run.
 if [ -n "$AGAINST" ]; then
 	other=$(against_run)
 	if against_saved; then name=$AGAINST; else name=$(basename "$other"); fi
@@ -30,24 +32,14 @@ if [ -n "$AGAINST" ]; then
 	for dir in "$run" "$other"; do
 		[ -f "$dir/meta.json" ] || die "cannot compare: $dir has no meta.json"
 	done
-	jq -e --arg b "$BASELINE" '.variants | has($b)' "$other/meta.json" > /dev/null ||
-		die "cannot compare: $other has no variant $BASELINE (BASELINE)"
 	why=$(join_refusal "$run/meta.json" "$other/meta.json")
 	[ -z "$why" ] || die "cannot compare $run against $other: $why"
 	alias=$BASELINE@$name
 	joined=$run/against-$name
 	rm -rf "$joined"
 	mkdir -p "$joined"
-	{
-		cat "$run/samples.csv"
-		awk -F, -v b="$BASELINE" -v a="$alias" 'NR > 1 && $1 == b { sub(/^[^,]*/, a); print }' \
-			"$other/samples.csv"
-	} > "$joined/samples.csv"
-	jq --slurpfile o "$other/meta.json" --arg b "$BASELINE" --arg a "$alias" --arg name "$name" \
-		'. + { baseline: $a, variants: ({ ($a): $o[0].variants[$b] } + .variants),
-		       against: { name: $name, variant: $b, run_id: $o[0].run_id,
-				  date: $o[0].date, rig_commit: $o[0].rig_commit } }' \
-		"$run/meta.json" > "$joined/meta.json"
+	"$compare" --join "$name" --baseline "$BASELINE" "$run/samples.csv" "$other/samples.csv" ||
+		{ rm -rf "$joined"; exit 1; }
 	for dir in "$run"/*/; do
 		[ ! -f "$dir/meta.json" ] || continue	# an earlier join
 		dir=${dir%/}

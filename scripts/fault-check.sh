@@ -22,7 +22,7 @@ boot=${boot_dir##*-}
 warnings=$(grep -cE 'WARNING: |BUG: |Oops|general protection fault' "$boot_dir/serial.log" || true)
 "$BUILD_DIR/bin/rows" one "$variant" "$boot" fail_warnings - "$warnings" count >> "$samples"
 
-# The pass rule lives in the engine too (compare/sections.c): one line per
+# The pass rule lives in the engine too (compare/fault_check.c): one line per
 # problem.
 problems=$("$compare" --format fault-problems "$samples" | tr '\n' ';')
 [ "$warnings" = 0 ] || problems+="$warnings kernel warning(s) in serial.log;"

@@ -267,27 +267,6 @@ extract_pristine() {
 	mv "$PRISTINE_TREE.tmp" "$PRISTINE_TREE"
 }
 
-# What meta.json says of the current base, as JSON: its name, the kernel
-# version, and the package and its version, or the tree, its git describe
-# and whether it has changes git has not committed.
-base_json() {
-	local describe=null dirty=null
-	if [ -n "$KERNEL_TARBALL" ]; then
-		jq -n --arg name "$BASE" --arg key "$BASE_KEY" \
-			--arg kernel_version "$(tree_version "$PRISTINE_TREE")" --arg package "linux-source-$BASE" \
-			--arg package_version "$(dpkg-query -W -f='${Version}' "linux-source-$BASE" 2> /dev/null || echo unknown)" \
-			'$ARGS.named'
-		return
-	fi
-	if git -C "$BASE" rev-parse --git-dir > /dev/null 2>&1; then
-		describe=$(git -C "$BASE" describe --always --tags 2> /dev/null | jq -R .)
-		dirty=$([ -z "$(git -C "$BASE" status --porcelain --untracked-files=no)" ] && echo false || echo true)
-	fi
-	jq -n --arg name "$BASE" --arg key "$BASE_KEY" \
-		--arg kernel_version "$(tree_version "$PRISTINE_TREE")" --arg tree "$BASE" --argjson git_describe "$describe" --argjson git_dirty "$dirty" \
-		--arg identity "$(cat "$PRISTINE_TREE/.cdevbench-extracted")" '$ARGS.named'
-}
-
 # Paths a patch touches, from its diff headers, as -p1 reads them.
 patched_paths() {
 	awk '/^(---|\+\+\+) / && $2 != "/dev/null" { p = $2; sub(/^[^\/]*\//, "", p); print p }' \
@@ -519,23 +498,6 @@ write_suite_env() {
 	} > "$3/suite.env"
 }
 
-# jq arguments that make meta.json's settings, typed by their check, in
-# SETTINGS_JQ_ARGS: every setting of scope guest or run, key in lower case.
-settings_jq_args() {
-	local name default check scope doc meaning key
-	SETTINGS_JQ_ARGS=()
-	while IFS='|' read -r name default check scope doc meaning; do
-		[ "$scope" = guest ] || [ "$scope" = run ] || continue
-		key=${name,,}
-		case $check in
-		count | count:*) SETTINGS_JQ_ARGS+=(--argjson "$key" "${!name}") ;;
-		counts) SETTINGS_JQ_ARGS+=(--argjson "$key" "[$(echo ${!name} | tr ' ' ',')]") ;;
-		bool) SETTINGS_JQ_ARGS+=(--argjson "$key" "$( [ "${!name}" = 1 ] && echo true || echo false)") ;;
-		*) SETTINGS_JQ_ARGS+=(--arg "$key" "${!name}") ;;
-		esac
-	done < <(settings_rows)
-}
-
 # --- Comparing two runs (AGAINST) ---
 
 # What decides a run's numbers besides its kernels: these settings, and
@@ -556,21 +518,6 @@ rig_commit() {
 		[ -z "$(git -C "$RIG_ROOT" status --porcelain -- "$PATCHES_DIR" 2> /dev/null)" ] ||
 		commit="$commit-dirty"
 	echo "$commit"
-}
-
-# What meta.json says of the rig and the host, as jq arguments in
-# FACTS_JQ_ARGS, read first so that a value that cannot be read fails the
-# run instead of leaving a hole.
-facts_jq_args() {
-	local qemu
-	# a QEMU that fails says nothing here: the check below names it
-	qemu=$(qemu-system-x86_64 --version 2> /dev/null | head -1) || true
-	[ -n "$qemu" ] || die "qemu-system-x86_64 --version printed nothing"
-	# shellcheck disable=SC2034 # read by the callers
-	FACTS_JQ_ARGS=(--arg rig_commit "$(rig_commit)"
-		--arg measuring_code_sha256 "$(measuring_code_sha256)"
-		--arg host_cpu "$(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)"
-		--argjson host_cores "$(nproc)" --arg qemu_version "$qemu")
 }
 
 # The first KEY whose values differ in the JSON files A and B, as a
@@ -704,6 +651,9 @@ settings_table() {
 		printf '| `%s` | %s | %s |\n' "$name" "${doc:-none}" "$meaning"
 	done < <(settings_rows)
 }
+
+# meta.json's one writer
+. "$RIG_ROOT/scripts/meta.sh"
 
 load_settings
 BUILD_DIR=$(mkdir -p "$BUILD_DIR" && cd "$BUILD_DIR" && pwd)

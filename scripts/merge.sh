@@ -98,12 +98,9 @@ if [ ${#prefix[@]} -gt 0 ]; then
 	for arm in "${!not_bisectable[@]}"; do
 		log "$arm: not bisectable, left out of the comparison: ${not_bisectable[$arm]}"
 	done
-	jq --argjson booted "$(printf '%s\n' "${units[@]%%/*}" | sort -u | jq -R . | jq -s .)" \
-		--argjson reasons "$(for arm in "${!not_bisectable[@]}"; do
-			jq -n --arg a "$arm" --arg r "${not_bisectable[$arm]}" '{($a): $r}'; done | jq -s 'add // {}')" \
-		'.walks[].steps[] |= (.arm as $a | if $booted | index([$a]) then .not_bisectable = ($reasons[$a] // null) else . end)' \
-		"$run/meta.json" > "$run/meta.json.tmp"
-	mv "$run/meta.json.tmp" "$run/meta.json"
+	meta_set_not_bisectable "$run" "$(printf '%s\n' "${units[@]%%/*}" | sort -u | jq -R . | jq -s .)" \
+		"$(for arm in "${!not_bisectable[@]}"; do
+			jq -n --arg a "$arm" --arg r "${not_bisectable[$arm]}" '{($a): $r}'; done | jq -s 'add // {}')"
 fi
 
 [ ${#failed[@]} = 0 ] || fail_run "incomplete, failed boots: ${failed[*]}"

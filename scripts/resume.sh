@@ -90,9 +90,7 @@ for u in "${pending[@]}"; do
 	UNIT_ATTEMPT=$attempt UNIT_SITTING=$sitting "$RIG_ROOT/scripts/unit.sh" "$dir" || true
 done
 
-jq --arg date "$sitting" --argjson units "$(json_array "${pending[@]}")" \
-	'.sittings = (.sittings // []) + [{ date: $date, units: $units }]' "$run/meta.json" > "$run/meta.json.tmp"
-mv "$run/meta.json.tmp" "$run/meta.json"
+meta_add_sitting "$run" "$sitting" "${pending[@]}"
 echo "resumed $sitting: ${#pending[@]} units, $(( $(date +%s) - $(date -d "$sitting" +%s) ))s" >> "$run/time.txt"
 RUN=$run "$RIG_ROOT/scripts/merge.sh"
 if jq -e --arg b "$BASELINE" '. as $m | $m.variants | has($b) or has($b + ":" + ($m.bases[0].key // ""))' \

@@ -70,6 +70,38 @@ grep -q '^cdev_add_ns,n=1,stock@old,fast,' "$RESULTS_DIR/new/against-old/report/
 	fail "a run folder as AGAINST is not named by its run id"
 echo "make compare AGAINST: a saved baseline or a folder, named, its run in the report"
 
+# The join (compare --join) is byte for byte the awk and jq join it
+# replaced, on meta.json values of each kind the rig writes: nested
+# objects and arrays, escaped strings and UTF-8, whole numbers, booleans
+# and null; the run's own members in place, the joined ones after.
+mkdir -p "$tmp/bytes/new" "$tmp/bytes/old"
+cp "$RESULTS_DIR/new/samples.csv" "$tmp/bytes/new/"
+cp "$RESULTS_DIR/old/samples.csv" "$tmp/bytes/old/"
+jq '.variants.fast += { patches: ["cdev: a \"quoted\" \\ subject\tand é, ∞"], links: [],
+	config_differences: ["CONFIG_X=y"], kernel_sha256: null }
+	| .host_cores = 2 | .race_rounds = 400000 | .aa = false | .threads = [1, 2]
+	| .bases = [{ name: "6.1", key: "6.1", kernel_version: "6.1.192", git_dirty: true }]
+	| .reproduce = "make bench VARIANTS=\"stock fast\""' \
+	"$RESULTS_DIR/new/meta.json" > "$tmp/bytes/new/meta.json"
+jq '.variants.stock.patches = ["x/y: <z> & \u0001"] | .rig_commit = "old-rig"' \
+	"$RESULTS_DIR/old/meta.json" > "$tmp/bytes/old/meta.json"
+mkdir "$tmp/bytes/new/against-last-week"
+build/bin/compare --join last-week --baseline stock "$tmp/bytes/new/samples.csv" \
+	"$tmp/bytes/old/samples.csv" || fail "compare --join failed"
+{
+	cat "$tmp/bytes/new/samples.csv"
+	awk -F, -v b=stock -v a=stock@last-week 'NR > 1 && $1 == b { sub(/^[^,]*/, a); print }' \
+		"$tmp/bytes/old/samples.csv"
+} | cmp - "$tmp/bytes/new/against-last-week/samples.csv" || fail "the joined samples.csv is not awk's"
+jq --slurpfile o "$tmp/bytes/old/meta.json" --arg b stock --arg a stock@last-week --arg name last-week \
+	'. + { baseline: $a, variants: ({ ($a): $o[0].variants[$b] } + .variants),
+	       against: { name: $name, variant: $b, run_id: $o[0].run_id,
+			  date: $o[0].date, rig_commit: $o[0].rig_commit } }' \
+	"$tmp/bytes/new/meta.json" > "$tmp/bytes/jq.json"
+cmp -s "$tmp/bytes/jq.json" "$tmp/bytes/new/against-last-week/meta.json" ||
+	fail "the joined meta.json is not jq's: $(diff "$tmp/bytes/jq.json" "$tmp/bytes/new/against-last-week/meta.json")"
+echo "compare --join: samples.csv and meta.json byte for byte as awk and jq joined them"
+
 expect_fail "an unknown baseline" "neither a saved baseline \(last-week\)" \
 	env RUN="$RESULTS_DIR/new" AGAINST=nope scripts/compare.sh
 expect_fail "a baseline variant the other run lacks" "has no variant fast" \
@@ -108,12 +140,8 @@ expect_fail "make bench against a run of other code" "AGAINST=last-week: this ru
 (
 	export MODE=tcg
 	. scripts/lib.sh
-	settings_jq_args
-	facts_jq_args
-	extract_pristine
-	jq -n "${SETTINGS_JQ_ARGS[@]}" "${FACTS_JQ_ARGS[@]}" --argjson bases "[$(base_json)]" \
-		'$ARGS.named + { variants: { stock: {} } }' \
-		> "$RESULTS_DIR/old/meta.json"
+	meta_write_comparable "$tmp/comparable.json"
+	jq '. + { variants: { stock: {} } }' "$tmp/comparable.json" > "$RESULTS_DIR/old/meta.json"
 ) 2> /dev/null
 flock "$RESULTS_DIR/.lock" sleep 30 &
 holder=$!

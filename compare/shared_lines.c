@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare, the report's "Shared cache lines" section: the TCG plugin's
+ * sharing boot (bench/plugin/pmu_rows.c's rows), per variant and
+ * cached-open run, the lines an operation shares and the largest by name,
+ * sorted as the memory sites are (memory_sites.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare.h"
+
+/* The TCG plugin's sharing boot: per variant and cached-open run, the
+ * lines an operation shares (lockstep), the transfers of the free run,
+ * and the largest lines by name (bench/plugin/pmu_rows.c). */
+void print_shared_lines(int md)
+{
+	char bench[48], threads[48], param[160], vcpus[16], inter[16];
+	const struct group *total, *free_run;
+	struct site *lines = NULL;	/* a line's name and its share per op */
+	size_t i, j, n;
+	int any = 0;
+
+	for (i = 0; i < in->ngroups && !any; i++)
+		any = !strcmp(in->groups[i].metric, "shared_lines_per_op");
+	if (!any)
+		return;
+	printf(md ? "## Shared cache lines\n\n```\n" : "");
+	printf("Shared cache lines (TCG plugin, %s vCPUs): per operation, the lines it\n"
+	       "writes that another CPU touches, threads in lockstep; transfers with\n"
+	       "the threads free, TCG thread=%s; the largest lines by data symbol,\n"
+	       "or for the heap the functions of the first store/load\n",
+	       meta_field("pmu_vcpus", vcpus, sizeof(vcpus)),
+	       meta_field("pmu_interleave", inter, sizeof(inter)));
+	for (i = 0; i < in->ngroups; i++) {
+		const struct group *g = &in->groups[i];
+
+		if (strcmp(g->metric, "shared_lines_per_op"))
+			continue;
+		param_value(g->param, "bench", bench, sizeof(bench));
+		param_value(g->param, "threads", threads, sizeof(threads));
+		snprintf(param, sizeof(param), "bench=%s,threads=%s,sched=free", bench, threads);
+		free_run = find_group("transfers_per_op", param, g->variant);
+		total = g;
+		printf("  %-16s %s threads=%s: %.1f lines/op, %.2f transfers/op%s\n", g->variant,
+		       bench, threads, median_of_boots(total), median_of_boots(free_run),
+		       race_mark(g->variant));
+		n = 0;
+		for (j = 0; j < in->ngroups; j++) {
+			const struct group *l = &in->groups[j];
+			char b2[48], t2[48];
+
+			if (strcmp(l->metric, "shared_line_per_op") || strcmp(l->variant, g->variant) ||
+			    strcmp(param_value(l->param, "bench", b2, sizeof(b2)), bench) ||
+			    strcmp(param_value(l->param, "threads", t2, sizeof(t2)), threads))
+				continue;
+			lines = xrealloc(lines, (n + 1) * sizeof(*lines));
+			lines[n].variant = l->variant;
+			param_value(l->param, "site", lines[n].name, sizeof(lines[n].name));
+			lines[n++].value = median_of_boots(l);
+		}
+		if (n)
+			qsort(lines, n, sizeof(*lines), cmp_site);
+		for (j = 0; j < n; j++)
+			printf("    %-46s %5.2f\n", lines[j].name, lines[j].value);
+	}
+	free(lines);
+	printf(md ? "```\n\n" : "\n");
+}

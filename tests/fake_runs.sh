@@ -1,0 +1,121 @@
+#!/bin/bash
+# Runs made by the rig's own scripts (bench.sh, unit.sh, merge.sh,
+# resume.sh, compare.sh), with no kernel built and nothing booted: a copy
+# of SCRIPTS whose kernel.sh and boot.sh are stand-ins that leave the
+# files a build and a boot leave (a tree base, a kernel's release,
+# .config, bzImage and module; a boot's steps and rows), everything else
+# the rig's own (the programs are build/bin's, but for trace_rows).
+#   tests/fake_runs.sh SCRIPTS OUT
+# leaves in OUT/results/:
+#   *-all   BASES="6.1 <a tree>" VARIANTS="stock sysfs-cdev" AA=1 WALK=1
+#           FAULTS=1: a prefix that does not build (sysfs-cdev~2 on the
+#           tree), one whose boot fails (sysfs-cdev~1 on 6.1) and stock's
+#           boot on 6.1, which fails once: the run fails, make resume
+#           finishes it
+#   *-old   stock on 6.1
+#   *-new   cdev-hash on 6.1, AGAINST the -old run: against-<old id>/
+# Each script's output goes to OUT/log.  tests/test_46_meta_schema.sh
+# reads the meta.json files these runs write.
+set -euo pipefail
+scripts=$(cd "${1:?usage: fake_runs.sh SCRIPTS OUT}" && pwd)
+out=$(mkdir -p "${2:?usage: fake_runs.sh SCRIPTS OUT}" && cd "$2" && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
+for p in compare rows; do
+	[ -x "$root/build/bin/$p" ] || { echo "fake_runs.sh: no build/bin/$p: make progs tools" >&2; exit 1; }
+done
+
+rig=$out/rig
+mkdir -p "$rig" "$out/build/bin" "$out/bin"
+cp -r "$scripts" "$rig/scripts"
+for d in bench guest-init patches plot; do ln -s "$root/$d" "$rig/$d"; done
+for p in "$root"/build/bin/*; do ln -s "$p" "$out/build/bin/"; done
+rm "$out/build/bin/trace_rows"
+printf '#!/bin/sh\n# stand-in: a fake boot has no traced pass\nexit 0\n' > "$out/build/bin/trace_rows"
+printf '#!/bin/sh\n# stand-in: only asked its version\necho "QEMU emulator version 7.2.0 (fake)"\n' \
+	> "$out/bin/qemu-system-x86_64"
+chmod +x "$out/build/bin/trace_rows" "$out/bin/qemu-system-x86_64"
+
+# kernel.sh VARIANT [FLAVOUR]: the base's pristine tree (a packaged
+# base's Makefile alone) and what a build of the variant leaves; fails
+# for each VARIANT:BASE_KEY in FAKE_KERNEL_FAILS.
+cat > "$rig/scripts/kernel.sh" <<'KERNEL'
+#!/bin/bash
+# stand-in for scripts/kernel.sh (tests/fake_runs.sh)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+v=$1 flavour=${2:-timing}
+[[ " ${FAKE_KERNEL_FAILS:-} " != *" $v:$BASE_KEY "* ]] ||
+	die "variant $v on $BASE: kernel build failed (fake)"
+[ "$flavour" != audit ] || exit 0
+if [ -n "$KERNEL_TARBALL" ]; then
+	mkdir -p "$PRISTINE_TREE"
+	printf 'VERSION = 6\nPATCHLEVEL = %s\nSUBLEVEL = 192\nEXTRAVERSION =\n' "${BASE_LINE#*.}" \
+		> "$PRISTINE_TREE/Makefile"
+	: > "$PRISTINE_TREE/.cdevbench-extracted"
+else
+	extract_pristine
+fi
+tree=$(variant_dir "$v") obj=$(kernel_obj_dir "$v" "$flavour") mod=$(module_dir "$v" "$flavour")
+mkdir -p "$tree/.cdevbench" "$obj/include/config" "$obj/arch/x86/boot" "$mod"
+mapfile -t patches < <(series_patches "$v")
+hash_files "${patches[@]}" > "$tree/.cdevbench/series.sha"
+printf 'CONFIG_FAKE_LINE="%s"\nCONFIG_FAKE_FLAVOUR="%s"\n' "$BASE_LINE" "$flavour" > "$obj/.config"
+echo "$(tree_version "$PRISTINE_TREE")-$v$([ "$flavour" = timing ] || echo "-$flavour")" \
+	> "$obj/include/config/kernel.release"
+echo "$v $flavour $BASE_KEY" > "$obj/arch/x86/boot/bzImage"
+: > "$obj/System.map"
+echo "$v $flavour" > "$mod/cdevbench.ko"
+KERNEL
+
+# boot.sh KERNEL UNIT_DIR PHASE: a timing boot's rows (cdev_add_ns, the
+# same for every arm), a fault boot's (fail_handled); fails for each
+# ARM/UNIT in FAKE_BOOT_FAILS.
+cat > "$rig/scripts/boot.sh" <<'BOOT'
+#!/bin/bash
+# stand-in for scripts/boot.sh (tests/fake_runs.sh)
+set -euo pipefail
+dir=$2 phase=$3
+unit=$(basename "$(dirname "$dir")")/$(basename "$dir")
+printf '0.50\tinit: variant %s\n1.00\tinit: powering off\n' "$1" > "$dir/steps.tsv"
+echo "fake boot of $1" > "$dir/serial.log"
+[[ " ${FAKE_BOOT_FAILS:-} " != *" $unit "* ]] || exit 125
+{
+	"$BUILD_DIR/bin/rows" header
+	if [ "$phase" = fault ]; then
+		echo "fail_handled flavour=cdev_add 0 3 count"
+	else
+		for i in 0 1 2; do
+			for n in 1 100; do echo "cdev_add_ns n=$n $i $((1000 + n + i)) ns"; done
+		done
+	fi | "$BUILD_DIR/bin/rows" module "$UNIT_ARM" "${dir##*-}"
+} > "$dir/samples.csv"
+BOOT
+chmod +x "$rig/scripts/kernel.sh" "$rig/scripts/boot.sh"
+
+# a tree base: a kernel line's Makefile and fs/char_dev.c, committed;
+# its commit and its files' times fixed, so that the same scripts write
+# the same meta.json
+tree=$out/linux-tree
+mkdir -p "$tree/fs"
+printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\nEXTRAVERSION =\n' > "$tree/Makefile"
+: > "$tree/fs/char_dev.c"
+git -C "$tree" init -q
+git -C "$tree" add -A
+GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
+	git -C "$tree" -c user.name=fake -c user.email=fake@example.org commit -qm tree
+find "$tree" -path "$tree/.git" -prune -o -exec touch -d 2026-01-01T00:00:00Z {} +
+
+export PATH=$out/bin:$PATH RESULTS_DIR=$out/results BUILD_DIR=$out/build MODE=icount \
+	BOOTS=1 PMU=0 RACE=0 BOOT_JOBS=1 EXECUTOR=local
+unset AGAINST BASE BASES VARIANTS BASELINE FAULTS AA WALK LABEL RUN QUICK
+: > "$out/log"
+run() { echo "# $*" >> "$out/log"; "$@" >> "$out/log" 2>&1; }
+fails() { ! run "$@" || { echo "fake_runs.sh: '$*' did not fail (log: $out/log)" >&2; exit 1; }; }
+ok() { run "$@" || { echo "fake_runs.sh: '$*' failed (log: $out/log)" >&2; exit 1; }; }
+
+fails env BASES="6.1 $tree" VARIANTS="stock sysfs-cdev" AA=1 WALK=1 FAULTS=1 LABEL=all \
+	FAKE_KERNEL_FAILS="sysfs-cdev~2:$(cd "$rig" && MODE=icount bash -c '. scripts/lib.sh && base_key "$1"' - "$tree")" \
+	FAKE_BOOT_FAILS="stock:6.1/boot-1 sysfs-cdev~1:6.1/boot-1" "$rig/scripts/bench.sh"
+ok env RUN="$(ls -d "$RESULTS_DIR"/*-all)" FAKE_BOOT_FAILS="sysfs-cdev~1:6.1/boot-1" "$rig/scripts/resume.sh"
+ok env VARIANTS=stock FAULTS=0 LABEL=old "$rig/scripts/bench.sh"
+ok env VARIANTS=cdev-hash FAULTS=0 LABEL=new AGAINST="$(ls -d "$RESULTS_DIR"/*-old)" "$rig/scripts/bench.sh"
