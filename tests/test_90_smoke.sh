@@ -85,6 +85,17 @@ grep -qF 'lock_acquisitions_per_op,"phase=cached,lock=cdev_lock",stock,cdev-open
 		"$run/report/compare.csv" | grep -q ',better,exact,' ||
 	fail "cdev_lock on cached opens is not 'better' on cdev-open-scale"
 grep -q "^Lock census" "$run/report/report.txt" || fail "the report has no lock census"
+# cdev-open-rcu's opens, first and cached, take no lock that every char
+# device shares: a static lock (named, not spin@caller) in neither phase,
+# where its census has rows and stock's names chrdevs_lock.
+grep -qE '^stock,1,lock_acquisitions_per_op,"phase=lookup,lock=chrdevs_lock",0,1\.[0-9]+,count$' \
+	"$run/samples.csv" || fail "the census does not show stock's chrdevs_lock on first opens"
+for phase in lookup cached; do
+	grep -qF "cdev-open-rcu,1,lock_acquisitions_per_op,\"phase=$phase,lock=spin@chrdev_open\"," \
+		"$run/samples.csv" || fail "no census of cdev-open-rcu's $phase opens"
+done
+statics=$(lines_matching '^cdev-open-rcu,1,lock_acquisitions_per_op,"phase=(lookup|cached),lock=[^@"]*",' "$run/samples.csv")
+[ -z "$statics" ] || fail "cdev-open-rcu's opens take a lock every char device shares: $statics"
 tr '\n' ' ' < "$run/report/report.txt" | grep -q "Correctness: .* On 1 vCPU its race cases" ||
 	fail "the report does not say what a selftest pass means on 1 vCPU"
 tr '\n' ' ' < "$run/report/report.txt" |
