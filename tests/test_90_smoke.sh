@@ -94,7 +94,11 @@ for phase in lookup cached; do
 	grep -qF "cdev-open-rcu,1,lock_acquisitions_per_op,\"phase=$phase,lock=spin@chrdev_open\"," \
 		"$run/samples.csv" || fail "no census of cdev-open-rcu's $phase opens"
 done
-statics=$(lines_matching '^cdev-open-rcu,1,lock_acquisitions_per_op,"phase=(lookup|cached),lock=[^@"]*",' "$run/samples.csv")
+# A static lock counts where an open takes it: a timer tick inside the
+# window (rcu_state, jiffies_lock at 0.01 per open) is no open's lock, as
+# the report's changes in kind read the census (compare/kind.c).
+statics=$(lines_matching '^cdev-open-rcu,1,lock_acquisitions_per_op,"phase=(lookup|cached),lock=[^@"]*",' "$run/samples.csv" |
+	awk -F, '$(NF - 1) >= 0.5')
 [ -z "$statics" ] || fail "cdev-open-rcu's opens take a lock every char device shares: $statics"
 tr '\n' ' ' < "$run/report/report.txt" | grep -q "Correctness: .* On 1 vCPU its race cases" ||
 	fail "the report does not say what a selftest pass means on 1 vCPU"

@@ -51,9 +51,11 @@ jq -e --argjson a $((attempt + 1)) '.attempt == $a and (.sitting | type) == "str
 jq -e --arg u "$unit" --argjson n $((sittings + 1)) '.sittings | length == $n and .[-1].units == [$u]' \
 	"$run/meta.json" > /dev/null ||
 	fail "meta.json's sittings do not list the unit: $(jq -c .sittings "$run/meta.json")"
+resumed_rows=$(grep '^stock,2,' "$run/$unit/samples.csv" || true)
+[ -n "$resumed_rows" ] || fail "the resumed unit $unit wrote no rows"
 # The census and hold histograms list what a boot saw, so a boot run
 # again may have other rows: the merged ones must be its own, no others.
-[ "$(grep '^stock,2,' "$run/samples.csv")" = "$(grep '^stock,2,' "$run/$unit/samples.csv")" ] ||
+[ "$(grep '^stock,2,' "$run/samples.csv")" = "$resumed_rows" ] ||
 	fail "the run's rows of stock's boot 2 are not the resumed unit's ($(grep -c '^stock,2,' "$run/samples.csv") in the run, $(grep -c '^stock,2,' "$run/$unit/samples.csv") in the unit)"
 [ "$(grep '^stock,1,' "$run/samples.csv" | sha256sum)" = "$other_rows" ] || fail "the rows of $other changed"
 head -8 "$run/report/report.txt" | tr '\n' ' ' | grep -q "1 unit ran in that sitting ($unit)" ||
