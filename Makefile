@@ -66,9 +66,23 @@ $(BIN_DIR)/test_stats: compare/test_stats.c compare/stats.c compare/stats.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ compare/test_stats.c compare/stats.c $(STATS_LIBS)
 
-$(BIN_DIR)/%: bench/selftest/%.c
+# The selftest prints KTAP through the kernel's own kselftest.h, from the
+# tree of 6.1 (the base the rig's series are written for) whatever a run
+# boots: one binary serves every base of a run (BASES), its output is the
+# format the rig's readers parse on every kernel, and a tree base may hold
+# another kselftest.h or none.  It uses only what 6.1's and 6.12's headers
+# both have (tests/test_15_lint.sh builds it against each).  The tree is
+# extracted as for a kernel build; the header is never copied.
+KSELFTEST_BASE := 6.1
+KSELFTEST_DIR := $(or $(BUILD_DIR),build)/src/linux-source-$(KSELFTEST_BASE)/tools/testing/selftests
+
+$(KSELFTEST_DIR)/kselftest.h:
+	@. scripts/lib.sh && use_base $(KSELFTEST_BASE) && extract_pristine
+	@test -f $@ || { echo "cdevbench: base $(KSELFTEST_BASE)'s tree has no $@" >&2; exit 1; }
+
+$(BIN_DIR)/%: bench/selftest/%.c $(KSELFTEST_DIR)/kselftest.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $<
+	$(CC) $(CFLAGS) -I$(KSELFTEST_DIR) -o $@ $<
 
 $(BIN_DIR)/rows: bench/lib/rows.c $(GUEST_LIB) $(wildcard bench/lib/*.h)
 	@mkdir -p $(@D)

@@ -221,6 +221,11 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 	unsigned int count;
 	int f, err;
 
+	/*
+	 * Onto the stack, not memdup_user_nul(): a sweep's writer has its
+	 * slab allocations fail (make-it-fail, failslab on every cache), and
+	 * the command's copy would be one of them.
+	 */
 	if (len >= sizeof(cmd))
 		return -EINVAL;
 	if (copy_from_user(cmd, ubuf, len))

@@ -35,10 +35,12 @@
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/uaccess.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 
 #define FIXTURE_MINORS	64
 #define FIXTURE_SLOTS	8
+#define CTL_MAX		64	/* a ctl command is shorter */
 
 /*
  * Where this tree keeps a cdev's lifetime parent, the object cdev_add()
@@ -256,14 +258,14 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 			 size_t len, loff_t *ppos)
 {
 	unsigned int slot, minor, count;
-	char cmd[64], kind[8];
+	char *cmd, kind[8];
 	int err;
 
-	if (len >= sizeof(cmd))
+	if (len >= CTL_MAX)
 		return -EINVAL;
-	if (copy_from_user(cmd, ubuf, len))
-		return -EFAULT;
-	cmd[len] = '\0';
+	cmd = memdup_user_nul(ubuf, len);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
 
 	mutex_lock(&fixture_lock);
 	if (sscanf(cmd, "add %u %u %u %7s", &slot, &minor, &count, kind) == 4)
@@ -274,6 +276,7 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 	else
 		err = -EINVAL;
 	mutex_unlock(&fixture_lock);
+	kfree(cmd);
 	return err ?: len;
 }
 

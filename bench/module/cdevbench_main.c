@@ -33,10 +33,10 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 #include "cdevbench.h"
 
 #define MAX_METRICS	4
+#define MAX_NAME	32	/* a benchmark's name written to run is shorter */
 #define MAX_N		1000000
 #define OVERHEAD_PAIRS	1001
 
@@ -268,26 +268,27 @@ out:
 static ssize_t run_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
-	char name[32];
+	const struct bench *bench = NULL;
 	int i, err = -ENOENT;
+	char *name;
 
-	if (count >= sizeof(name))
+	if (count >= MAX_NAME)
 		return -EINVAL;
-	if (copy_from_user(name, ubuf, count))
-		return -EFAULT;
-	name[count] = '\0';
+	name = memdup_user_nul(ubuf, count);
+	if (IS_ERR(name))
+		return PTR_ERR(name);
 	strim(name);
+	/* a benchmark declared with two sweeps is listed twice: run it once */
+	for (i = 0; i < ARRAY_SIZE(benches) && !bench; i++)
+		if (!strcmp(name, benches[i]->name))
+			bench = benches[i];
+	kfree(name);	/* the benchmark then runs with none of the write's memory held */
 
 	mutex_lock(&run_lock);
 	results.len = 0;
 	raw.len = 0;
-	/* a benchmark declared with two sweeps is listed twice: run it once */
-	for (i = 0; i < ARRAY_SIZE(benches); i++) {
-		if (!strcmp(name, benches[i]->name)) {
-			err = run_bench(benches[i]);
-			break;
-		}
-	}
+	if (bench)
+		err = run_bench(bench);
 	mutex_unlock(&run_lock);
 	return err ?: count;
 }

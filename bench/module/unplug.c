@@ -161,6 +161,11 @@ static ssize_t unplug_write(struct file *file, const char __user *ubuf,
 	u32 n;
 	int err;
 
+	/*
+	 * Onto the stack, not memdup_user_nul(): "del" is the timed operation
+	 * of unplug_del_cached_ns, which times the removal, not an allocation
+	 * of the write's own.
+	 */
 	if (len >= sizeof(cmd))
 		return -EINVAL;
 	if (copy_from_user(cmd, ubuf, len))
