@@ -23,9 +23,6 @@
 #include <string.h>
 #include "compare.h"
 
-/* render_data.c: the metrics of bench/benchmarks.def, for docs/metrics.md */
-void print_metrics(void);
-
 struct options opt = { .format = "text", .alpha = 0.05, .min_effect = 0.01 };
 
 static void usage(void)
@@ -37,8 +34,7 @@ static void usage(void)
 		"               for plots)\n"
 		"               samples.csv...\n"
 		"       compare --meta KEY RUN/samples.csv   (a value of RUN/meta.json;\n"
-		"               arrays as words, booleans as true/false)\n"
-		"       compare --format metrics   (the declared metrics, a markdown table)\n");
+		"               arrays as words, booleans as true/false)\n");
 	exit(2);
 }
 
@@ -84,13 +80,6 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (!strcmp(opt.format, "metrics") && !meta_key) {
-		if (optind != argc)
-			die("--format metrics reads bench/benchmarks.def as compare was built with, not %s",
-			    argv[optind]);
-		print_metrics();
-		return 0;
-	}
 	if (optind == argc)
 		usage();
 	if (meta_key) {
@@ -105,7 +94,7 @@ int main(int argc, char **argv)
 	    strcmp(opt.format, "ops") && strcmp(opt.format, "json") &&
 	    strcmp(opt.format, "sites") && strcmp(opt.format, "variants") &&
 	    strcmp(opt.format, "fault-problems"))
-		die("--format: '%s' is not text, md, csv, series, ops, json, sites, variants, fault-problems or metrics",
+		die("--format: '%s' is not text, md, csv, series, ops, json, sites, variants or fault-problems",
 		    opt.format);
 	if ((opt.where || opt.select) &&
 	    ((strcmp(opt.format, "series") && strcmp(opt.format, "ops")) || !opt.select))
