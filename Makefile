@@ -7,6 +7,7 @@
 #   make merge      join the units of a run (RUN=) that another executor ran
 #   make race-check the selftest's races on several vCPUs, negative controls
 #                   required to fail
+#   make docs       the docs' tables of metrics and settings made again
 # Settings (make VAR=value): every name declared in scripts/settings.def,
 # with its default, check and meaning there and in README.md.
 
@@ -15,13 +16,15 @@ export $(shell sed -n 's/^\([A-Z_][A-Z_0-9]*\) *|.*/\1/p' scripts/settings.def)
 
 BIN_DIR := $(or $(BUILD_DIR),build)/bin
 # User-space programs that run in the guest: the selftest, the memory and
-# fault phases, rows (the results schema's command line), and one file per
-# benchmark linked with the harness; and trace_rows, which bench.sh runs on
-# the host after each boot.  Every one links bench/lib, which owns
-# the results schema, the benchmarks' command line and the slab counters.
+# fault phases, rows (the results schema's command line), bench_plan (the
+# runs of bench/benchmarks.def, which the suite runs; the host's tests and
+# docs read it too), and one file per benchmark linked with the harness;
+# and trace_rows, which bench.sh runs on the host after each boot.  All
+# but the selftest and bench_plan link bench/lib, which owns the results
+# schema, the benchmarks' command line and the slab counters.
 GUEST_LIB := bench/lib/results.c bench/lib/slab_counters.c bench/lib/bench_options.c
 PROGS := $(patsubst %.c,$(BIN_DIR)/%,$(notdir $(wildcard bench/selftest/*.c bench/faults/*.c \
-		bench/mem/*.c bench/lib/rows.c bench/trace/*.c))) \
+		bench/mem/*.c bench/lib/rows.c bench/lib/bench_plan.c bench/trace/*.c))) \
 	$(patsubst bench/user/%.c,$(BIN_DIR)/%,$(filter-out bench/user/harness.c,$(wildcard bench/user/*.c)))
 CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 # The report engine, compare/: every file but the unit test, and the
@@ -32,7 +35,7 @@ COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench
 STATS_LIBS := -lgsl -lgslcblas -lm
 COMPARE_LIBS := -ljansson $(STATS_LIBS)
 
-.PHONY: all deps kernels variant progs tools bench race-check compare baseline example resume merge check test clean
+.PHONY: all deps kernels variant progs tools bench race-check compare baseline example resume merge docs check test clean
 
 all: bench
 
@@ -87,6 +90,14 @@ $(BIN_DIR)/%: bench/selftest/%.c $(KSELFTEST_DIR)/kselftest.h
 $(BIN_DIR)/rows: bench/lib/rows.c $(GUEST_LIB) $(wildcard bench/lib/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ibench/lib -o $@ $< $(GUEST_LIB)
+
+# bench/benchmarks.def compiled in: the one reader of its sweeps.  Once
+# built, it checks every declaration (an axis it cannot read, MODULE with
+# HOLD, ...), so that none is found in a guest.
+$(BIN_DIR)/bench_plan: bench/lib/bench_plan.c bench/benchmarks.def bench/lib/results.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ibench/lib -o $@ $<
+	@BENCHES= $@ benches > /dev/null || { rm -f $@; exit 1; }
 
 $(BIN_DIR)/%: bench/mem/%.c $(GUEST_LIB) $(wildcard bench/lib/*.h)
 	@mkdir -p $(@D)
@@ -148,6 +159,12 @@ resume: deps progs tools
 # meta.json (scripts/merge.sh); make bench does it after its executor.
 merge: progs
 	@scripts/merge.sh
+
+# docs/metrics.md's table of metrics and docs/settings.md's of settings
+# made again from their declarations (scripts/docs.sh); make check fails
+# while either differs.
+docs: $(BIN_DIR)/bench_plan
+	@scripts/docs.sh
 
 # The host tests alone (no kernel build, no boot); make test runs them,
 # then the kernel tests.  TESTS= a subset ("20 42"), TEST_TIMEOUT=

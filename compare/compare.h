@@ -260,7 +260,5 @@ void print_series(const struct comparison *c, size_t n);
 /* every operation's time from the raw/ files of the run in @run_dir */
 void print_ops(const char *run_dir);
 void print_json(const struct comparison *c, size_t n);
-/* the metrics of bench/benchmarks.def, for docs/metrics.md */
-void print_metrics(void);
 
 #endif

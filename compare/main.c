@@ -79,10 +79,9 @@ static void write_variants(void)
 			puts(in->variants[i]);
 }
 
-/* Where main calls a format's writer: with nothing read (the metrics
- * compare was built with are DECLARED), once the samples are READ and
+/* Where main calls a format's writer: once the samples are READ and
  * their baseline found, or once every comparison is COMPARED. */
-enum stage { DECLARED, READ, COMPARED };
+enum stage { READ, COMPARED };
 
 /* The formats of --format: the name, the file scripts/compare.sh writes
  * it to (NULL where a script reads it at once), what it is, the stage its
@@ -115,8 +114,6 @@ static const struct format {
 	  .what = "the variants, the baseline first" },
 	{ .name = "fault-problems", .after = COMPARED, .write = print_fault_problems,
 	  .what = "the failure-path phase's problems (scripts/fault-check.sh)" },
-	{ .name = "metrics", .after = DECLARED, .write = print_metrics,
-	  .what = "the declared metrics, docs/metrics.md's table; no samples.csv" },
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
@@ -219,13 +216,6 @@ int main(int argc, char **argv)
 		}
 	}
 	format = find_format(opt.format);
-	if (format && format->after == DECLARED && !meta_key && !join_name) {
-		if (optind != argc)
-			die("--format %s reads bench/benchmarks.def as compare was built with, not %s",
-			    format->name, argv[optind]);
-		format->write();
-		return 0;
-	}
 	if (optind == argc)
 		usage();
 	if (join_name) {

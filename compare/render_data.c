@@ -3,8 +3,7 @@
  * compare, rendering for programs: compare.csv (docs/design.md's columns and
  * the rule's), series.csv (per-variant values and ratios for the plots),
  * the run's per-operation samples (for the distribution plots),
- * compare.json (every comparison with the run's provenance), and the
- * declared metrics as a table (docs/metrics.md).
+ * and compare.json (every comparison with the run's provenance).
  */
 #include <glob.h>
 #include <math.h>
@@ -475,77 +474,4 @@ void print_json(const struct comparison *c, size_t n)
 	printf("\n]");
 	print_attribution_json(c, n);
 	printf("}\n");
-}
-
-/*
- * The metrics as bench/benchmarks.def declares them, for docs/metrics.md:
- * a markdown table of each metric's name, unit, direction, kind, family
- * and the benchmark that files it, in the order of the declarations.
- * The benchmark is where the declaration stands: a METRIC belongs to the
- * BENCH or PMU_RUN lines above it (the group of such lines since the last
- * METRIC), as do the METRIC lines after it, each on the line after the
- * one before; a METRIC set apart from the METRIC before it by a comment
- * or a blank line belongs to none ("-": the harness's clock, the traced
- * pass, the failure-path phase), and nor do those that follow it, until
- * the next BENCH or PMU_RUN.
- */
-enum def_line_type { DEF_BENCH, DEF_PMU_RUN, DEF_METRIC };
-static const struct def_line {
-	enum def_line_type type;
-	int line;
-	struct decl decl;
-} def_lines[] = {
-#define BENCH(name, where, fixture, axes) \
-	{ DEF_BENCH, __LINE__, { #name, NULL, EITHER, SAMPLE, SECONDARY } },
-#define PMU_RUN(name, where, fixture, phase, axes) \
-	{ DEF_PMU_RUN, __LINE__, { #name, NULL, EITHER, SAMPLE, SECONDARY } },
-#define METRIC(name, unit, direction, kind, family) \
-	{ DEF_METRIC, __LINE__, { #name, unit, direction, kind, family } },
-#include "../bench/benchmarks.def"
-#undef METRIC
-#undef PMU_RUN
-#undef BENCH
-};
-
-void print_metrics(void)
-{
-	static const char *const directions[] = { "lower", "higher", "either" };
-	static const char *const kinds[] = { "sample", "count", "draw", "shape" };
-	static const char *const families[] = { "headline", "secondary" };
-	const size_t nlines = sizeof(def_lines) / sizeof(def_lines[0]);
-	char bench[512] = "-";
-	size_t i, j, len = 0, first = 0;
-	int in_group = 0, pmu = 0;
-
-	printf("| metric | unit | direction | kind | family | benchmark |\n");
-	printf("|---|---|---|---|---|---|\n");
-	for (i = 0; i < nlines; i++) {
-		const struct def_line *d = &def_lines[i];
-
-		if (d->type != DEF_METRIC) {
-			if (!in_group) {	/* a new group of runs */
-				in_group = 1;
-				pmu = 0;
-				len = 0;
-				first = i;
-				bench[0] = '\0';
-			}
-			for (j = first; j < i && strcmp(def_lines[j].decl.name, d->decl.name); j++)
-				;
-			if (j == i && len < sizeof(bench))	/* each named once */
-				len += snprintf(bench + len, sizeof(bench) - len, "%s`%s`",
-						len ? ", " : "", d->decl.name);
-			pmu |= d->type == DEF_PMU_RUN;
-			continue;
-		}
-		if (in_group && pmu && len < sizeof(bench))
-			snprintf(bench + len, sizeof(bench) - len, " (PMU_RUN)");
-		if (!in_group && i > 0 && def_lines[i - 1].type == DEF_METRIC &&
-		    d->line != def_lines[i - 1].line + 1)
-			snprintf(bench, sizeof(bench), "-");	/* set apart */
-		in_group = 0;
-		printf("| `%s` | %s | %s | %s | %s | %s |\n", d->decl.name, d->decl.unit,
-		       directions[d->decl.direction], kinds[d->decl.kind],
-		       families[d->decl.family], bench);
-	}
 }

@@ -226,15 +226,20 @@ for v in "${arms[@]}"; do [ "${v%%:*}" = "$BASELINE-aa" ] || once+=("$v"); done
 if [ "$FAULTS" = 1 ]; then
 	for v in "${once[@]}"; do plan_unit "$v" fault "$v/fault-1" "failure paths"; done
 fi
+# a plugin boot that would run nothing (BENCHES, or too few PMU_VCPUS
+# for any run's threads) is not planned: bench_plan, as its guest asks it
 if [ "$PMU" = 1 ]; then
+	pmu_runs=$("$BUILD_DIR/bin/bench_plan" runs pmu 1) &&
+		share_runs=$("$BUILD_DIR/bin/bench_plan" runs share "$PMU_VCPUS") ||
+		die "bench_plan cannot list the plugin's runs (above)"
 	for v in "${once[@]}"; do
-		plan_unit "$v" pmu "$v/pmu-1" "cache model"
-		plan_unit "$v" share "$v/share-1" "shared lines"
+		[ -z "$pmu_runs" ] || plan_unit "$v" pmu "$v/pmu-1" "cache model"
+		[ -z "$share_runs" ] || plan_unit "$v" share "$v/share-1" "shared lines"
 	done
 fi
 mapfile -t units < "$run/units.list"
 
-log "step 2/3: run $run_id: ${arms[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}, $REPS reps, ${#units[@]} units, executor $EXECUTOR"
+log "step 2/3: run $run_id: ${arms[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}${BENCHES:+, benchmarks $BENCHES only}, $REPS reps, ${#units[@]} units, executor $EXECUTOR"
 t_boots=$(date +%s)
 case $EXECUTOR in
 local)

@@ -414,6 +414,11 @@ check_setting() {
 		case $value in single | multi) ;; *) die "$name must be single or multi, not '$value'" ;; esac ;;
 	executor)
 		case $value in local | slurm) ;; *) die "$name must be local or slurm, not '$value'" ;; esac ;;
+	benches)	# named as bench_plan, which the suite asks, knows them
+		[ -z "$value" ] || [ -x "$BUILD_DIR/bin/bench_plan" ] ||
+			die "$name=$value is checked by $BUILD_DIR/bin/bench_plan: make progs"
+		[ -z "$value" ] || why=$(BENCHES=$value "$BUILD_DIR/bin/bench_plan" benches 2>&1 > /dev/null) ||
+			die "${why#bench_plan: }" ;;
 	words) ;;
 	label) [[ $value =~ ^[A-Za-z0-9._-]*$ ]] ||
 		die "$name may hold letters, digits, '.', '_' and '-', not '$value'" ;;

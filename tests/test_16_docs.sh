@@ -3,13 +3,13 @@
 # docs/*.md names a file or folder that exists, without an anchor (headings
 # move; a page does not); README.md stays within 150 lines; docs/README.md
 # lists every page of docs/; and the metrics table of docs/metrics.md is
-# the one build/bin/compare --format metrics makes from
-# bench/benchmarks.def, every declared metric with a row saying what it
-# means and every such row naming a declared metric.
+# the one build/bin/bench_plan metrics-table makes from
+# bench/benchmarks.def (make docs writes it), every declared metric with
+# a row saying what it means and every such row naming a declared metric.
 . "$(dirname "$0")/lib.sh"
 
-compare=build/bin/compare
-[ -x "$compare" ] || fail "no $compare: run make check, or make build/bin/compare"
+plan=build/bin/bench_plan
+[ -x "$plan" ] || fail "no $plan: run make check, or make $plan"
 pages=(README.md docs/*.md)
 
 # The targets of a page's links, inline ([text](target "title")) and
@@ -66,7 +66,7 @@ echo "docs/README.md links every page"
 
 # docs/metrics.md: the generated table between its markers (on; blank
 # lines around it, so that markdown sees a table), the rest (off).
-begin='<!-- BEGIN metrics table: build/bin/compare --format metrics'
+begin='<!-- BEGIN metrics table: build/bin/bench_plan metrics-table'
 end='<!-- END metrics table -->'
 metrics_part() {	# metrics_part on|off
 	awk -v b="$begin" -v e="$end" -v want="$1" '
@@ -76,14 +76,14 @@ metrics_part() {	# metrics_part on|off
 }
 [ "$(grep -cF -- "$begin" docs/metrics.md)" = 1 ] && [ "$(grep -cxF -- "$end" docs/metrics.md)" = 1 ] ||
 	fail "docs/metrics.md: the metrics table's two markers are missing or repeated"
-diff <("$compare" --format metrics) <(metrics_part on | sed '/^$/d') ||
-	fail "docs/metrics.md's metrics table is not what '$compare --format metrics' makes from bench/benchmarks.def (above: < compare, > docs); paste it again"
-echo "docs/metrics.md's metrics table is compare's"
+diff <("$plan" metrics-table) <(metrics_part on | sed '/^$/d') ||
+	fail "docs/metrics.md's metrics table is not what '$plan metrics-table' makes from bench/benchmarks.def (above: < bench_plan, > docs); make docs writes it"
+echo "docs/metrics.md's metrics table is bench_plan's"
 
 # The meanings: the metric names in the first column of every other table
 # of docs/metrics.md whose header starts "| metric |".
-declared=$("$compare" --format metrics | sed -nE 's/^\| `([a-z0-9_]+)` \|.*/\1/p' | sort)
-[ -n "$declared" ] || fail "'$compare --format metrics' lists no metric"
+declared=$("$plan" metrics | cut -d' ' -f1 | sort)
+[ -n "$declared" ] || fail "'$plan metrics' lists no metric"
 meant=$(metrics_part off |
 	awk '/^\| metric \|/ { t = 1; next } !/^\|/ { t = 0 } t && !/^\|---/' |
 	cut -d'|' -f2 | grep -oE '`[a-z][a-z0-9_]*`' | tr -d '`' | sort -u || true)

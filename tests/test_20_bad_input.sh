@@ -49,6 +49,8 @@ expect_fail "bad AA" "AA must be 0 or 1" env VARIANTS=stock AA=yes scripts/bench
 expect_fail "a run without its baseline" "lacks the baseline 'stock'" env VARIANTS=cdev-hash scripts/bench.sh
 expect_fail "bad SWEEP_N" "SWEEP_N holds 'ten'" env SWEEP_N="1 ten" scripts/bench.sh
 expect_fail "bad LABEL" "LABEL may hold letters" env LABEL="a/b" scripts/bench.sh
+expect_fail "a benchmark not declared in BENCHES" "BENCHES names 'open_lokup', which bench/benchmarks.def does not declare" \
+	env BENCHES="open_cached open_lokup" scripts/bench.sh
 expect_fail "A/A arm without its baseline" "AA=1 needs the baseline 'stock' in VARIANTS" \
 	env VARIANTS=sysfs-cdev AA=1 scripts/bench.sh
 

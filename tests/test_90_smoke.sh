@@ -126,7 +126,7 @@ done
 # Verdicts (compare.csv: metric,param,baseline,variant,...,verdict in
 # column 13).  The A/A arm boots the baseline's kernel: no headline
 # comparison may be better or worse.
-headline=$(sed -n 's/^METRIC(\([a-z_]*\), .*HEADLINE)$/\1/p' bench/benchmarks.def | paste -sd'|')
+headline=$(build/bin/bench_plan metrics | awk '$5 == "headline" { print $1 }' | paste -sd'|')
 aa=$(awk -F, -v re="^($headline)$" '$4 == "stock-aa" && $1 ~ re' <<< "$verdicts")
 [ -n "$aa" ] || fail "compare.csv has no headline rows for the A/A arm stock-aa"
 # column 13 must be a verdict, or no row could be better or worse

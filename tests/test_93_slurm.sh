@@ -41,7 +41,7 @@ done
 # local run's is "same"; how many medians are identical, the largest move.
 make --no-print-directory -s compare RUN="$run" AGAINST="$tmp/local/latest" > /dev/null 2>&1 ||
 	fail "make compare AGAINST= refused the local run"
-headline=$(sed -n 's/^METRIC(\([a-z_]*\), .*HEADLINE)$/\1/p' bench/benchmarks.def | paste -sd'|')
+headline=$(build/bin/bench_plan metrics | awk '$5 == "headline" { print $1 }' | paste -sd'|')
 rows=$(unquoted_csv "$run"/against-*/report/compare.csv |
 	awk -F, -v re="^($headline)$" '$4 == "stock" && $3 ~ /^stock@/ && $1 ~ re')
 [ -n "$rows" ] || fail "no headline comparison of stock against the local run's"
