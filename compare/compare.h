@@ -196,6 +196,8 @@ struct walk {
 	const struct comparison **totals;
 	size_t ntotals;
 	struct comparison *cmp;
+	/* meta.json's bisection of this walk (make bench BISECT=), or NULL */
+	const json_t *bisection;
 };
 /* The run's walks, attributed; c and n are compare_all's. */
 size_t find_walks(const struct comparison *c, size_t n, const struct walk **out);

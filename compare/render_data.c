@@ -379,7 +379,12 @@ static void print_attribution_json(const struct comparison *c, size_t n)
 			put_member("not_bisectable", w[i].steps[j].not_bisectable);
 			printf("}");
 		}
-		printf("],\"changes\":[");
+		printf("]");
+		if (w[i].bisection) {
+			printf(",\"bisection\":");
+			json_dumpf(w[i].bisection, stdout, JSON_COMPACT);
+		}
+		printf(",\"changes\":[");
 		for (t = 0; t < w[i].ntotals; t++) {
 			printf("%s\n{\"metric\":", t ? "," : "");
 			put_string(w[i].totals[t]->metric);

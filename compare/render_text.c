@@ -548,6 +548,44 @@ static void __attribute__((format(printf, 3, 4))) walk_line(FILE *scr, int md, c
 	walk_line_end(&line, md);
 }
 
+/* A bisection's line (make bench BISECT=): the first patch after which
+ * its figure changed, or that it did not, and the steps it decided. */
+static void print_bisection(FILE *scr, const struct walk *w, int md)
+{
+	/* numbers as meta.json is read: reals (input.c) */
+	const json_t *b = w->bisection, *steps = json_object_get(b, "steps"), *s;
+	const json_t *first = json_object_get(b, "first_changed");
+	int last_same = (int)json_number_value(json_object_get(b, "last_same"));
+	int per_step = (int)json_number_value(json_object_get(b, "boots_per_step"));
+	struct paragraph line;
+	size_t i, decided = 0;
+	FILE *out;
+
+	json_array_foreach(steps, i, s)
+		decided += json_number_value(json_object_get(s, "step")) < w->nsteps;
+	out = walk_line_begin(&line, scr, md);
+	fprintf(out, "bisection of %s at %s: ", member_string(b, "metric", "?"),
+		member_string(b, "param", "?"));
+	if (!json_is_number(first))
+		fprintf(out, "not changed from %s to the whole series, nothing to bisect", w->from);
+	else if ((int)json_number_value(first) == last_same + 1)
+		fprintf(out, "first changed at patch %d/%zu", (int)json_number_value(first), w->nsteps);
+	else if ((int)json_number_value(first) == last_same + 2)
+		fprintf(out, "first changed at patch %d/%zu or %d, which is not bisectable",
+			(int)json_number_value(first), w->nsteps, last_same + 1);
+	else
+		fprintf(out, "first changed at patch %d/%zu or one of %d-%d, which are not bisectable",
+			(int)json_number_value(first), w->nsteps, last_same + 1,
+			(int)json_number_value(first) - 1);
+	fprintf(out, "; %zu of %zu prefixes decided, %d boot%s a step:", decided, w->nsteps - 1,
+		per_step, per_step == 1 ? "" : "s");
+	json_array_foreach(steps, i, s)
+		fprintf(out, "%s step %d %s %.2fx", i ? "," : "",
+			(int)json_number_value(json_object_get(s, "step")),
+			member_string(s, "verdict", "?"), json_number_value(json_object_get(s, "ratio")));
+	walk_line_end(&line, md);
+}
+
 /* A walk's block (make bench WALK=1): per headline metric and way it
  * changed from the walk's baseline to the whole series, largest first,
  * the steps that changed it (at most max_changes lines, the rest
@@ -572,6 +610,8 @@ static void print_walk(FILE *scr, const struct walk *w, int md, size_t max_chang
 		deterministic ? "gap" : "t+gap, Holm over these steps", md ? "." : "");
 	fprintf(out, md ? "\n\n```\n" : "");
 	paragraph_end(&intro);
+	if (w->bisection)
+		print_bisection(scr, w, md);
 	if (w->ntotals)
 		memcpy(rows, w->totals, w->ntotals * sizeof(*rows));
 	qsort(rows, w->ntotals, sizeof(*rows), cmp_effect);

@@ -7,7 +7,9 @@
  * not bisectable with the reason.  For every headline (metric, param)
  * that changed from step 0 to the whole series, each measured step is
  * compared with the step measured before it, by the rule every
- * comparison is decided by (verdict.c's decide_all).
+ * comparison is decided by (verdict.c's decide_all).  A bisection
+ * (BISECT=) booted some steps only: the others have no samples and are
+ * passed over as steps left out are; its own decisions are meta.json's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +119,7 @@ size_t find_walks(const struct comparison *c, size_t n, const struct walk **out)
 	static struct walk *walks;
 	static size_t nwalks;
 	static int done;
-	const json_t *all = done ? NULL : walks_meta(), *m, *s;
+	const json_t *all = done ? NULL : walks_meta(), *m, *s, *b;
 	size_t i, j;
 
 	json_array_foreach(all, i, m) {
@@ -127,6 +129,9 @@ size_t find_walks(const struct comparison *c, size_t n, const struct walk **out)
 		w = &walks[nwalks++];
 		*w = (struct walk){ .variant = member_string(m, "variant", "?"),
 				    .from = member_string(m, "from", "?") };
+		b = json_object_get(in->metas[0].doc, "bisection");
+		if (b && !strcmp(member_string(b, "walk", ""), w->variant))
+			w->bisection = b;
 		/* step k is the k-th, as bench.sh lists them */
 		json_array_foreach(steps_meta(m), j, s) {
 			w->steps = xrealloc(w->steps, (w->nsteps + 1) * sizeof(*w->steps));

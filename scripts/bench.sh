@@ -11,6 +11,13 @@ set -euo pipefail
 RESULTS_DIR=$(mkdir -p "$RESULTS_DIR" && cd "$RESULTS_DIR" && pwd)
 read -r -a variants <<< "$VARIANTS"
 read -r -a bases <<< "$BASES"
+# A bisection (BISECT, docs/walk.md) is a walk of one series, on this
+# host: it decides which step to boot from the steps it has booted.
+if [ -n "$BISECT" ]; then
+	[ "$WALK" = 1 ] || log "BISECT=$BISECT: a walk, WALK=1"
+	WALK=1
+	[ "$EXECUTOR" = local ] || die "BISECT boots a step after deciding the one before: EXECUTOR=local, not $EXECUTOR"
+fi
 # A walk (WALK=1, docs/walk.md) starts from the baseline, its step 0.
 if [ "$WALK" = 1 ] && [[ " ${variants[*]} " != *" $BASELINE "* ]]; then
 	log "WALK=1: the baseline $BASELINE, every walk's step 0, joins VARIANTS"
@@ -72,6 +79,8 @@ for b in "${bases[@]}"; do
 	done
 done
 use_base "${bases[0]}"
+[ -z "$BISECT" ] || [ ${#walks[@]} = 1 ] ||
+	die "BISECT bisects one series on one base; VARIANTS and BASES make ${#walks[@]} walks: ${walks[*]:-none}"
 # Without the baseline, a run has nothing of its own to compare: it is
 # compared against another run's (AGAINST), or refused before it builds.
 has_baseline=0
@@ -217,12 +226,17 @@ plan_unit() {	# plan_unit ARM PHASE DIR LABEL
 	echo "$3" >> "$run/units.list"
 }
 : > "$run/units.list"
+# A bisection boots a prefix when it needs it (bisect, below).
+booted_arms=()
+for v in "${arms[@]}"; do
+	[ -n "$BISECT" ] && [ -n "${walk_prefix[$v]:-}" ] || booted_arms+=("$v")
+done
 for ((b = 1; b <= BOOTS; b++)); do
-	for v in "${arms[@]}"; do plan_unit "$v" timing "$v/boot-$b" "round $b/$BOOTS"; done
+	for v in "${booted_arms[@]}"; do plan_unit "$v" timing "$v/boot-$b" "round $b/$BOOTS"; done
 done
 # the fault and plugin boots are not repeated for the A/A arm
 once=()
-for v in "${arms[@]}"; do [ "${v%%:*}" = "$BASELINE-aa" ] || once+=("$v"); done
+for v in "${booted_arms[@]}"; do [ "${v%%:*}" = "$BASELINE-aa" ] || once+=("$v"); done
 if [ "$FAULTS" = 1 ]; then
 	for v in "${once[@]}"; do plan_unit "$v" fault "$v/fault-1" "failure paths"; done
 fi
@@ -239,7 +253,108 @@ if [ "$PMU" = 1 ]; then
 fi
 mapfile -t units < "$run/units.list"
 
-log "step 2/3: run $run_id: ${arms[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}${BENCHES:+, benchmarks $BENCHES only}, $REPS reps, ${#units[@]} units, executor $EXECUTOR"
+# BISECT="METRIC PARAM" (docs/walk.md): after the rounds of the baseline
+# and the whole series, a binary search over the walk's prefixes for the
+# first step whose figure the report's rule finds changed from step 0's,
+# each step's timing boots planned and run when the search picks it.  A
+# step whose boot fails is not bisectable and the search picks another
+# (merge.sh files why); the steps it did not need have no units, and the
+# walk's attribution passes over them as over any step without rows.
+# meta.json's bisection has every step decided, and the answer.
+
+# bisect_decide FROM ARM: "VERDICT RATIO FLOOR MIN_EFFECT" of the figure,
+# ARM's finished timing boots against FROM's, as compare decides it; ARM
+# "failed" where one of its boots failed, nothing where the run has no
+# such comparison.
+bisect_decide() {
+	local tmp u
+	tmp=$(mktemp -d)
+	cp "$run/meta.json" "$tmp/"
+	"$BUILD_DIR/bin/rows" header > "$tmp/samples.csv"
+	while read -r u; do
+		if [ "$(unit_state "$run/$u")" != finished ]; then
+			[ "${u%%/*}" != "$2" ] || { rm -rf "$tmp"; echo failed; return; }
+			continue
+		fi
+		tail -n +2 "$run/$u/samples.csv" >> "$tmp/samples.csv"
+	done < <(awk -v a="$1/boot-" -v b="$2/boot-" 'index($0, a) == 1 || index($0, b) == 1' "$run/units.list")
+	"$BUILD_DIR/bin/compare" --baseline "$1" --format json "$tmp/samples.csv" |
+		jq -r --arg m "${BISECT% *}" --arg p "${BISECT#* }" --arg v "$2" '. as $r | .comparisons[] |
+			select(.metric == $m and .param == $p and .variant == $v) |
+			"\(.verdict) \(.ratio) \(.floor // 0) \($r.min_effect)"'
+	rm -rf "$tmp"
+}
+
+# changed VERDICT: a verdict the report counts as a change
+changed() { case $1 in better | worse | higher | lower) return 0 ;; esac; return 1; }
+
+# bisect_step LO HI: the step to boot between LO and HI, nearest their
+# middle, neither tried nor left out of the walk; nothing when none is.
+bisect_step() {
+	local d k m=$(( ($1 + $2) / 2 ))
+	for ((d = 0; d < $2 - $1; d++)); do
+		for k in $((m - d)) $((m + d + 1)); do
+			[ "$k" -gt "$1" ] && [ "$k" -lt "$2" ] && [[ " ${tried[*]} " != *" $k "* ]] &&
+				[ -z "${not_bisectable[${steps[k]}]:-}" ] && { echo "$k"; return; }
+		done
+	done
+}
+
+# bisect_record STEP VERDICT RATIO: a decided step, for meta.json
+bisect_record() {
+	jq -n --argjson step "$1" --arg arm "${steps[$1]}" --arg verdict "$2" --argjson ratio "$3" '$ARGS.named'
+}
+
+bisect() {
+	local whole=${walks[0]} from total verdict ratio floor min_effect per_step lo hi mid b
+	local steps=() tried=() decided=()
+	from=${walk_from[$whole]}
+	read -r -a steps <<< "$from ${walk_steps[$whole]}"	# steps[k]: step k's arm
+	lo=0 hi=$(( ${#steps[@]} - 1 ))
+	read -r total ratio floor min_effect <<< "$(bisect_decide "$from" "$whole")"
+	[ -n "$total" ] ||
+		die "BISECT=$BISECT: the run has no comparison of ${BISECT% *} at '${BISECT#* }' ($whole against $from); give the param as compare.csv names it"
+	[ "$total" != failed ] || die "BISECT: a boot of $whole, the whole series, failed: nothing to bisect"
+	decided+=("$(bisect_record "$hi" "$total" "$ratio")")
+	# One boot a step where the whole change is four times the gap rule's
+	# threshold (min_effect, or step 0's boot-to-boot spread if wider): a
+	# step's boot then lands within the threshold of step 0's boots or
+	# beyond it by half the change or more.  Otherwise, and outside
+	# icount (t+gap needs two boots a side), BOOTS a step.
+	per_step=$BOOTS
+	if [ "$MODE" = icount ] && awk -v r="$ratio" -v f="$floor" -v e="$min_effect" \
+		'BEGIN { d = r - 1; if (d < 0) d = -d; exit !(d >= 4 * (f > e ? f : e)) }'; then
+		per_step=1
+	fi
+	log "bisect: ${BISECT% *} at ${BISECT#* }, $whole against $from: $total (ratio $ratio)$(changed "$total" &&
+		echo "; $per_step boot(s) a step" || echo ": nothing to bisect")"
+	if changed "$total"; then
+		while mid=$(bisect_step "$lo" "$hi") && [ -n "$mid" ]; do
+			tried+=("$mid")
+			for ((b = 1; b <= per_step; b++)); do
+				plan_unit "${steps[mid]}" timing "${steps[mid]}/boot-$b" "bisect: step $mid, boot $b/$per_step"
+				"$RIG_ROOT/scripts/unit.sh" "$run/${steps[mid]}/boot-$b" || true
+			done
+			read -r verdict ratio _ <<< "$(bisect_decide "$from" "${steps[mid]}")"
+			if [ "$verdict" = failed ]; then
+				log "bisect: step $mid (${steps[mid]}) failed a boot: not bisectable, the search goes on without it"
+				continue
+			fi
+			decided+=("$(bisect_record "$mid" "$verdict" "$ratio")")
+			log "bisect: step $mid (${steps[mid]}) against $from: $verdict (ratio $ratio)"
+			if changed "$verdict"; then hi=$mid; else lo=$mid; fi
+		done
+		log "bisect: first changed at step $hi (${steps[hi]})$([ $((hi - lo)) = 1 ] ||
+			echo " or before it, after step $lo: the steps between are not bisectable"); ${#tried[@]} of $(( ${#steps[@]} - 2 )) prefixes booted"
+	fi
+	meta_set_bisection "$run" "$(jq -n --arg metric "${BISECT% *}" --arg param "${BISECT#* }" \
+		--arg walk "$whole" --argjson boots_per_step "$per_step" \
+		--argjson steps "$(printf '%s\n' "${decided[@]}" | jq -s 'sort_by(.step)')" \
+		--argjson first_changed "$(changed "$total" && echo "$hi" || echo null)" \
+		--argjson last_same "$(changed "$total" && echo "$lo" || echo null)" '$ARGS.named')"
+}
+
+log "step 2/3: run $run_id: ${booted_arms[*]} x $BOOTS boots${BISECT:+, then the prefixes a bisection of $BISECT needs}, mode $MODE, N in {$SWEEP_N}${BENCHES:+, benchmarks $BENCHES only}, $REPS reps, ${#units[@]} units, executor $EXECUTOR"
 t_boots=$(date +%s)
 case $EXECUTOR in
 local)
@@ -283,7 +398,9 @@ slurm)
 	kill "$progress"
 	;;
 esac
+[ -z "$BISECT" ] || bisect
 t_boots=$(( $(date +%s) - t_boots ))
+mapfile -t units < "$run/units.list"
 
 RUN=$run "$RIG_ROOT/scripts/merge.sh"
 

@@ -23,9 +23,10 @@ die() {
 # the files the caller had open (make bench's results lock) for up to a
 # minute.
 every_minute() {
-	local nap
-	trap 'kill "$nap" 2> /dev/null; exit 0' TERM
-	while sleep 60 & nap=$!; wait "$nap"; do "$@"; done
+	# jobs -p, not the sleep's $!: a TERM between the sleep's start and
+	# an assignment of $! would leave it running
+	trap 'kill $(jobs -p) 2> /dev/null; exit 0' TERM
+	while sleep 60 & wait $!; do "$@"; done
 }
 
 # sha256 of the named files' contents, in order; missing files hash as empty.
@@ -419,6 +420,19 @@ check_setting() {
 			die "$name=$value is checked by $BUILD_DIR/bin/bench_plan: make progs"
 		[ -z "$value" ] || why=$(BENCHES=$value "$BUILD_DIR/bin/bench_plan" benches 2>&1 > /dev/null) ||
 			die "${why#bench_plan: }" ;;
+	bisect)	# a metric bench_plan knows, of a kind the report decides
+		[ -n "$value" ] || return 0
+		local metric param kind
+		read -r metric param n <<< "$value"
+		[ -n "$param" ] && [ -z "$n" ] && [[ $param =~ ^[a-z_]+=[^,]+(,[a-z_]+=[^,]+)*$ ]] ||
+			die "$name='$value': METRIC PARAM, as the report names them, e.g. 'cdev_add_ns n=1000'"
+		[ -x "$BUILD_DIR/bin/bench_plan" ] || die "$name is checked by $BUILD_DIR/bin/bench_plan: make progs"
+		kind=$("$BUILD_DIR/bin/bench_plan" metrics | awk -v m="$metric" '$1 == m { print $4 }')
+		case $kind in
+		sample | count) ;;
+		'') die "$name: '$metric' is no metric of bench/benchmarks.def (build/bin/bench_plan metrics)" ;;
+		*) die "$name: '$metric' is a $kind, which the report draws but does not decide" ;;
+		esac ;;
 	words) ;;
 	label) [[ $value =~ ^[A-Za-z0-9._-]*$ ]] ||
 		die "$name may hold letters, digits, '.', '_' and '-', not '$value'" ;;

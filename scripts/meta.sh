@@ -227,6 +227,12 @@ meta_add_sitting() {	# meta_add_sitting RUN DATE UNIT...
 		'.sittings = (.sittings // []) + [{ date: $date, units: $units }]'
 }
 
+# make bench BISECT=: the bisection's steps decided and its answer
+# (BISECTION, a JSON object, docs/meta-json.md).
+meta_set_bisection() {	# meta_set_bisection RUN BISECTION
+	meta_update "$1" --argjson b "$2" '.bisection = $b'
+}
+
 # make merge: every walk step whose arm is in BOOTED (a JSON array of the
 # arms with units) gets its reason from REASONS (a JSON object by arm),
 # or null: a prefix that booted again may be bisectable now.

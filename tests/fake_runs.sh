@@ -14,6 +14,12 @@
 #           finishes it
 #   *-old   stock on 6.1
 #   *-new   cdev-hash on 6.1, AGAINST the -old run: against-<old id>/
+#   *-bisect  BISECT="cdev_add_ns n=100" of `steps`, a series of 8
+#           patches (in OUT/patches) whose cdev_add_ns at n=100 is
+#           three times stock's from patch 5 on
+#   *-bisect-skip  the same, but the boot of patches 1-4 fails
+#   tests/fake_runs.sh SCRIPTS OUT RUN...
+# makes the runs named (all, old, new, bisect) alone.
 # Each script's output goes to OUT/log.  tests/test_46_meta_schema.sh
 # reads the meta.json files these runs write.
 set -euo pipefail
@@ -68,7 +74,8 @@ echo "$v $flavour" > "$mod/cdevbench.ko"
 KERNEL
 
 # boot.sh KERNEL UNIT_DIR PHASE: a timing boot's rows (cdev_add_ns, the
-# same for every arm), a fault boot's (fail_handled); fails for each
+# same for every arm but steps~5 to steps~7 and steps, three times
+# slower at n=100), a fault boot's (fail_handled); fails for each
 # ARM/UNIT in FAKE_BOOT_FAILS.
 cat > "$rig/scripts/boot.sh" <<'BOOT'
 #!/bin/bash
@@ -85,7 +92,12 @@ echo "fake boot of $1" > "$dir/serial.log"
 		echo "fail_handled flavour=cdev_add 0 3 count"
 	else
 		for i in 0 1 2; do
-			for n in 1 100; do echo "cdev_add_ns n=$n $i $((1000 + n + i)) ns"; done
+			for n in 1 100; do
+				case $UNIT_ARM/$n in
+				steps~[567]/100 | steps/100) echo "cdev_add_ns n=$n $i $((3 * (1000 + n + i))) ns" ;;
+				*) echo "cdev_add_ns n=$n $i $((1000 + n + i)) ns" ;;
+				esac
+			done
 		done
 	fi | "$BUILD_DIR/bin/rows" module "$UNIT_ARM" "${dir##*-}"
 } > "$dir/samples.csv"
@@ -113,9 +125,30 @@ run() { echo "# $*" >> "$out/log"; "$@" >> "$out/log" 2>&1; }
 fails() { ! run "$@" || { echo "fake_runs.sh: '$*' did not fail (log: $out/log)" >&2; exit 1; }; }
 ok() { run "$@" || { echo "fake_runs.sh: '$*' failed (log: $out/log)" >&2; exit 1; }; }
 
-fails env BASES="6.1 $tree" VARIANTS="stock sysfs-cdev" AA=1 WALK=1 FAULTS=1 LABEL=all \
-	FAKE_KERNEL_FAILS="sysfs-cdev~2:$(cd "$rig" && MODE=icount bash -c '. scripts/lib.sh && base_key "$1"' - "$tree")" \
-	FAKE_BOOT_FAILS="stock:6.1/boot-1 sysfs-cdev~1:6.1/boot-1" "$rig/scripts/bench.sh"
-ok env RUN="$(ls -d "$RESULTS_DIR"/*-all)" FAKE_BOOT_FAILS="sysfs-cdev~1:6.1/boot-1" "$rig/scripts/resume.sh"
-ok env VARIANTS=stock FAULTS=0 LABEL=old "$rig/scripts/bench.sh"
-ok env VARIANTS=cdev-hash FAULTS=0 LABEL=new AGAINST="$(ls -d "$RESULTS_DIR"/*-old)" "$rig/scripts/bench.sh"
+runs=" ${*:3} "
+[ "$runs" != "  " ] || runs=" all old new bisect "
+if [[ $runs = *" all "* ]]; then
+	fails env BASES="6.1 $tree" VARIANTS="stock sysfs-cdev" AA=1 WALK=1 FAULTS=1 LABEL=all \
+		FAKE_KERNEL_FAILS="sysfs-cdev~2:$(cd "$rig" && MODE=icount bash -c '. scripts/lib.sh && base_key "$1"' - "$tree")" \
+		FAKE_BOOT_FAILS="stock:6.1/boot-1 sysfs-cdev~1:6.1/boot-1" "$rig/scripts/bench.sh"
+	ok env RUN="$(ls -d "$RESULTS_DIR"/*-all)" FAKE_BOOT_FAILS="sysfs-cdev~1:6.1/boot-1" "$rig/scripts/resume.sh"
+fi
+if [[ $runs = *" old "* ]] || [[ $runs = *" new "* ]]; then
+	ok env VARIANTS=stock FAULTS=0 LABEL=old "$rig/scripts/bench.sh"
+fi
+if [[ $runs = *" new "* ]]; then
+	ok env VARIANTS=cdev-hash FAULTS=0 LABEL=new AGAINST="$(ls -d "$RESULTS_DIR"/*-old)" "$rig/scripts/bench.sh"
+fi
+if [[ $runs = *" bisect "* ]]; then
+	cp -r "$root/patches" "$out/patches"
+	mkdir "$out/patches/steps"
+	for k in 1 2 3 4 5 6 7 8; do
+		printf 'From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH %s/8] steps: step %s\n\n---\n' \
+			"$k" "$k" > "$out/patches/steps/000$k-step-$k.patch"
+		echo "000$k-step-$k.patch" >> "$out/patches/steps/series"
+	done
+	ok env VARIANTS="stock steps" FAULTS=0 BOOTS=2 LABEL=bisect PATCHES_DIR="$out/patches" \
+		BISECT="cdev_add_ns n=100" "$rig/scripts/bench.sh"
+	ok env VARIANTS="stock steps" FAULTS=0 BOOTS=2 LABEL=bisect-skip PATCHES_DIR="$out/patches" \
+		BISECT="cdev_add_ns n=100" FAKE_BOOT_FAILS="steps~4/boot-1" "$rig/scripts/bench.sh"
+fi

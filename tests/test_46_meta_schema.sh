@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tests/fake_runs.sh scripts "$tmp/fake" || { tail -40 "$tmp/fake/log"; fail "tests/fake_runs.sh failed (above)"; }
 mapfile -t metas < <(find "$tmp/fake/results" -name meta.json | sort)
-[ ${#metas[@]} = 4 ] || fail "the fake runs left ${#metas[@]} meta.json files, not 4: ${metas[*]}"
+[ ${#metas[@]} = 6 ] || fail "the fake runs left ${#metas[@]} meta.json files, not 6: ${metas[*]}"
 
 # The fake runs reached every writer: the plan's and the merge's reasons
 # a prefix is not bisectable, a resume's sitting, a join.
