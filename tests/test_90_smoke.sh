@@ -85,25 +85,25 @@ grep -qF 'lock_acquisitions_per_op,"phase=cached,lock=cdev_lock",stock,cdev-open
 		"$run/report/compare.csv" | grep -q ',better,exact,' ||
 	fail "cdev_lock on cached opens is not 'better' on cdev-open-scale"
 grep -q "^Lock census" "$run/report/report.txt" || fail "the report has no lock census"
-# cdev-open-rcu's opens, first and cached, take no lock that every char
+# cdev-open-local's opens, first and cached, take no lock that every char
 # device shares: a static lock (named, not spin@caller) in neither phase,
 # where its census has rows and stock's names chrdevs_lock.
 grep -qE '^stock,1,lock_acquisitions_per_op,"phase=lookup,lock=chrdevs_lock",0,1\.[0-9]+,count$' \
 	"$run/samples.csv" || fail "the census does not show stock's chrdevs_lock on first opens"
 for phase in lookup cached; do
-	grep -qF "cdev-open-rcu,1,lock_acquisitions_per_op,\"phase=$phase,lock=spin@chrdev_open\"," \
-		"$run/samples.csv" || fail "no census of cdev-open-rcu's $phase opens"
+	grep -qF "cdev-open-local,1,lock_acquisitions_per_op,\"phase=$phase,lock=spin@chrdev_open\"," \
+		"$run/samples.csv" || fail "no census of cdev-open-local's $phase opens"
 done
 # A static lock counts where an open takes it: a timer tick inside the
 # window (rcu_state, jiffies_lock at 0.01 per open) is no open's lock, as
 # the report's changes in kind read the census (compare/kind.c).
-statics=$(lines_matching '^cdev-open-rcu,1,lock_acquisitions_per_op,"phase=(lookup|cached),lock=[^@"]*",' "$run/samples.csv" |
+statics=$(lines_matching '^cdev-open-local,1,lock_acquisitions_per_op,"phase=(lookup|cached),lock=[^@"]*",' "$run/samples.csv" |
 	awk -F, '$(NF - 1) >= 0.5')
-[ -z "$statics" ] || fail "cdev-open-rcu's opens take a lock every char device shares: $statics"
+[ -z "$statics" ] || fail "cdev-open-local's opens take a lock every char device shares: $statics"
 tr '\n' ' ' < "$run/report/report.txt" | grep -q "Correctness: .* On 1 vCPU its race cases" ||
 	fail "the report does not say what a selftest pass means on 1 vCPU"
 tr '\n' ' ' < "$run/report/report.txt" |
-	grep -q "Known failure identical_del_older (see selftest.tap): fails on stock, cdev-hash, cdev-open-rcu, cdev-open-scale; passes on cdev-xarray " ||
+	grep -q "Known failure identical_del_older (see selftest.tap): fails on stock, cdev-hash, cdev-open-local, cdev-open-scale; passes on cdev-xarray " ||
 	fail "the report's first screen does not list stock's known failure and its fix"
 # compare.csv with its quoted params made one field each, for awk
 verdicts=$(unquoted_csv "$run/report/compare.csv")
@@ -111,7 +111,7 @@ verdicts=$(unquoted_csv "$run/report/compare.csv")
 # stock's teardown: the last close of a deleted cdev of either kind
 # waits for nothing and costs within 10% of stock's (the release takes
 # the inode's i_lock once more: +1%).
-for v in cdev-open-scale cdev-open-rcu; do
+for v in cdev-open-scale cdev-open-local; do
 	for a in embedded dynamic; do
 		ratio=$(awk -F, -v p="alloc=$a" -v v=$v '$1 == "unplug_close_ns" && $2 == p &&
 			$4 == v { print $9 }' <<< "$verdicts")
