@@ -129,7 +129,6 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
 /* --- end of the API --- */
 
-#define MAX_VCPUS 64		/* a vCPU is a bit of a uint64_t mask */
 #define RECORDS_FORMAT 2	/* pmu_rows reads this one only */
 #define MARK_OPEN 1
 #define MARK_PAUSE 2
@@ -162,13 +161,6 @@ struct vcpu {
 	struct line_set lines;
 };
 
-/* Who wrote a line last, and which vCPUs touched it since (transfers). */
-struct line_owner {
-	uint64_t line;		/* + 1; 0 is an empty slot */
-	int writer;
-	uint64_t seen;
-};
-
 static struct {
 	FILE *out;
 	bool lines;
@@ -177,8 +169,7 @@ static struct {
 	struct cache llc;
 	unsigned long l1d_bytes, l1d_ways, l2_bytes, l2_ways, llc_bytes, llc_ways;
 	unsigned long lat_l2, lat_llc, lat_mem;
-	struct line_owner *owner;
-	size_t owner_size, owner_used;
+	struct owners owners;	/* transfers */
 	uint64_t unplaced;	/* lines in windows QEMU gave no physical address for */
 	/* One lock for the model: vCPUs invalidate each other's lines, and
 	 * with thread=multi they run at once. */
@@ -218,11 +209,6 @@ static void cache_setup(struct cache *c, unsigned long bytes, unsigned long ways
 		die("a cache of %s: the lines must fill whole sets", "this size and ways");
 }
 
-static uint64_t hash(uint64_t line)
-{
-	return line * 0x9e3779b97f4a7c15ULL;
-}
-
 static struct line_use *line_set_get(struct line_set *s, uint64_t line)
 {
 	size_t i;
@@ -239,7 +225,7 @@ static struct line_use *line_set_get(struct line_set *s, uint64_t line)
 		grown.used = s->used;
 		*s = grown;
 	}
-	for (i = hash(line) & (s->size - 1);; i = (i + 1) & (s->size - 1)) {
+	for (i = line_hash(line) & (s->size - 1);; i = (i + 1) & (s->size - 1)) {
 		struct line_use *u = &s->slot[i];
 
 		if (!u->reads && !u->writes) {
@@ -249,36 +235,6 @@ static struct line_use *line_set_get(struct line_set *s, uint64_t line)
 		}
 		if (u->line == line)
 			return u;
-	}
-}
-
-static struct line_owner *owner_get(uint64_t line)
-{
-	size_t i;
-
-	if (2 * (pmu.owner_used + 1) > pmu.owner_size) {
-		struct line_owner *old = pmu.owner;
-		size_t j, old_size = pmu.owner_size;
-
-		pmu.owner_size = old_size ? 2 * old_size : 65536;
-		pmu.owner = zalloc(pmu.owner_size, sizeof(*pmu.owner));
-		pmu.owner_used = 0;
-		for (j = 0; j < old_size; j++)
-			if (old[j].line)
-				*owner_get(old[j].line - 1) = old[j];
-		free(old);
-	}
-	for (i = hash(line) & (pmu.owner_size - 1);; i = (i + 1) & (pmu.owner_size - 1)) {
-		struct line_owner *o = &pmu.owner[i];
-
-		if (!o->line) {
-			o->line = line + 1;
-			o->writer = -1;
-			pmu.owner_used++;
-			return o;
-		}
-		if (o->line == line + 1)
-			return o;
 	}
 }
 
@@ -307,16 +263,11 @@ static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint6
 	v->count[L2_MISSES] += !l2_hit;
 	v->count[LLC_MISSES] += !llc_hit;
 	if (pmu.nvcpus > 1) {
-		struct line_owner *o = owner_get(line);
+		int transfer = owners_access(&pmu.owners, line, index, store);
 
-		if (o->writer >= 0 && o->writer != (int)index && !(o->seen & (1ULL << index)))
-			v->count[TRANSFERS]++;
-		if (store) {
-			o->writer = index;
-			o->seen = 1ULL << index;
-		} else {
-			o->seen |= 1ULL << index;
-		}
+		if (transfer < 0)
+			die("out of memory%s", "");
+		v->count[TRANSFERS] += transfer;
 	}
 	if (pmu.lines) {
 		struct line_use *u = line_set_get(&v->lines, line);
@@ -563,7 +514,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	if (!out)
 		die("out=FILE is required%s", "");
 	pmu.nvcpus = info->system.max_vcpus;
-	if (pmu.nvcpus < 1 || pmu.nvcpus > MAX_VCPUS)
+	if (pmu.nvcpus < 1 || pmu.nvcpus > OWNERS_MAX_VCPUS)
 		die("between 1 and 64 vCPUs%s", "");
 	pmu.out = fopen(out, "w");
 	if (!pmu.out)

@@ -117,6 +117,74 @@ static int invalidated_way_case(void)
 	return REPLAY("invalidated_way", 32768, 8, steps, "MMMMMMMMMHHHHHHH");
 }
 
+/* A step of a transfers trace: vCPU @vcpu loads ('l') or stores ('s')
+ * @line. */
+struct touch {
+	unsigned int vcpu;
+	char op;
+	uint64_t line;
+};
+
+/*
+ * Replays @n touches, in this order, on an empty owners table, into
+ * @got: per touch, T where it is a transfer, - where not.  0; 1 where
+ * the table could not grow.
+ */
+static int transfers_of(const struct touch *t, size_t n, char *got)
+{
+	struct owners o = { 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int transfer = owners_access(&o, t[i].line, t[i].vcpu, t[i].op == 's');
+
+		if (transfer < 0) {
+			free(o.slot);
+			return 1;
+		}
+		got[i] = transfer ? 'T' : '-';
+	}
+	got[n] = '\0';
+	free(o.slot);
+	return 0;
+}
+
+/* The transfers of a trace against @want, under @name. */
+static int transfers_are(const char *name, const struct touch *t, size_t n, const char *want)
+{
+	char got[64];
+
+	if (n >= sizeof(got) || transfers_of(t, n, got)) {
+		printf("# %s: no replay\n", name);
+		return 1;
+	}
+	if (!strcmp(got, want))
+		return 0;
+	printf("# %s: %s, want %s\n", name, got, want);
+	return 1;
+}
+
+/* An access is a transfer where another vCPU wrote the line since this
+ * one last touched it: a line never written, one this vCPU wrote, or one
+ * it read since the last write are none. */
+static int transfers_case(void)
+{
+	static const struct touch steps[] = {
+		{ 0, 's', 7 },	/* -: nobody wrote 7 before */
+		{ 1, 'l', 7 },	/* T: 0 wrote it */
+		{ 1, 'l', 7 },	/* -: 1 read it since */
+		{ 1, 's', 7 },	/* -: the same: a store is no second transfer */
+		{ 0, 'l', 7 },	/* T: 1 wrote it */
+		{ 0, 'l', 8 },	/* -: 8 was never written */
+		{ 2, 'l', 7 },	/* T: 1 wrote it, 2 never touched it */
+		{ 0, 'l', 7 },	/* -: 0 read it since 1 wrote it */
+		{ 0, 's', 7 },	/* -: 0 read it since */
+		{ 2, 's', 7 },	/* T: 0 wrote it since 2 read it */
+	};
+
+	return transfers_are("transfers", steps, sizeof(steps) / sizeof(steps[0]), "-T--T-T--T");
+}
+
 /* A made-up page table: virtual page 0x10 at physical page 0x80, 0x11
  * at 0x33 (not the next one), 0x12 a device; no physical address for the
  * others.  Counts its calls in *ctx. */
@@ -223,6 +291,7 @@ int main(void)
 		{ "sets", sets_case },
 		{ "invalidate", invalidate_case },
 		{ "invalidated_way", invalidated_way_case },
+		{ "transfers", transfers_case },
 		{ "lines_in_page", lines_in_page_case },
 		{ "lines_across_pages", lines_across_pages_case },
 	};
