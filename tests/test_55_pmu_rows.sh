@@ -8,8 +8,9 @@
 # nor one the other touches once, nor one written many times in one
 # operation), naming by data symbol or writing function, and the
 # refusals: windows or operations the guest and the plugin count
-# differently, records of another format.  And the plugin itself refuses
-# arguments it does not know.
+# differently, records of another format.  The plugin under qemu-x86_64
+# on a host program.  And the plugin itself refuses arguments it does
+# not know.
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
@@ -89,6 +90,16 @@ expect_fail "a window of other operations" "5 operations in window 0 of CPU 0, t
 	"$rows" v 1 "$tmp/share"
 sed -i 's/^# tcg_pmu 2 /# tcg_pmu 1 /' "$tmp/share/pmu.txt"
 expect_fail "records of an older plugin" "records of format 1" "$rows" v 1 "$tmp/share"
+
+# Under qemu-x86_64 (user mode) the plugin counts a host program's
+# windows: pingpong on one thread, a window of 10 operations per
+# repetition, the warm-up's too; one thread transfers nothing.
+qemu-x86_64 -plugin "build/bin/tcg_pmu.so,out=$tmp/user.txt" build/bin/pingpong --variant v \
+	--boot 1 --param threads=1 --reps 2 --ops 10 --run 0 > /dev/null ||
+	fail "pingpong under qemu-x86_64 with the plugin failed"
+[ "$(awk '$1 == "W" && $2 == 0 && $4 == 10 && $11 == 0' "$tmp/user.txt" | wc -l)" = 3 ] ||
+	fail "qemu-x86_64: not 3 windows of 10 operations and no transfer: $(cat "$tmp/user.txt")"
+echo "user mode: a host program's windows"
 
 # each refused with its own reason ("tcg_pmu: " alone is also what a
 # plugin built for another QEMU says); QEMU splits -plugin at a comma, so

@@ -64,6 +64,11 @@
  * seq counts the closed windows of that vCPU from 0, ops the openings of
  * the window: the operations, one opening each.
  *
+ * It also runs a host program under qemu-x86_64 (user mode; the host
+ * tests do, tests/test_55_pmu_rows.sh): a vCPU is a thread, 64 of them
+ * alive at most, and a line the process's virtual line, as QEMU gives no
+ * physical addresses there.
+ *
  * The plugin API below is declared from QEMU's documented plugin API,
  * version 1, which QEMU 7.2 implements; the plugin refuses any other.
  */
@@ -105,6 +110,7 @@ typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu, qemu_plugin_meminfo
 					  uint64_t vaddr, void *udata);
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *udata);
+typedef void (*qemu_plugin_vcpu_simple_cb_t)(qemu_plugin_id_t id, unsigned int vcpu);
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
 void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin_vcpu_udata_cb_t cb,
 					  enum qemu_plugin_cb_flags flags, void *udata);
@@ -125,6 +131,7 @@ bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *hwaddr);
 uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *hwaddr);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *udata);
+void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_simple_cb_t cb);
 #define PLUGIN_API_VERSION 1
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
 /* --- end of the API --- */
@@ -163,6 +170,7 @@ struct vcpu {
 
 static struct {
 	FILE *out;
+	bool system;		/* qemu-system-x86_64; else qemu-x86_64 */
 	bool lines;
 	unsigned int nvcpus;
 	struct vcpu *vcpu;
@@ -298,8 +306,15 @@ static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint6
  */
 static enum place translate(void *info, uint64_t vaddr, uint64_t *phys)
 {
-	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(*(qemu_plugin_meminfo_t *)info, vaddr);
+	struct qemu_plugin_hwaddr *hw;
 
+	/* user mode: one address space, the process's, which QEMU gives no
+	 * physical addresses for */
+	if (!pmu.system) {
+		*phys = vaddr;
+		return PLACE_RAM;
+	}
+	hw = qemu_plugin_get_hwaddr(*(qemu_plugin_meminfo_t *)info, vaddr);
 	if (!hw)
 		return PLACE_UNKNOWN;
 	if (qemu_plugin_hwaddr_is_io(hw))
@@ -458,6 +473,15 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	pthread_mutex_unlock(&pmu.lock);
 }
 
+/* Before the vCPU runs: in user mode a thread past the model's vCPUs
+ * (one per thread alive) is refused. */
+static void on_vcpu_init(qemu_plugin_id_t id, unsigned int index)
+{
+	(void)id;
+	if (index >= pmu.nvcpus)
+		die("a vCPU or thread past the %s the model holds", "64");
+}
+
 /* "BYTES/WAYS" */
 static void parse_geometry(const char *arg, const char *val, unsigned long *bytes,
 			   unsigned long *ways)
@@ -484,8 +508,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			PLUGIN_API_VERSION, info->version.min, info->version.cur);
 		return -1;
 	}
-	if (!info->system_emulation || strcmp(info->target_name, "x86_64"))
-		die("runs in qemu-system-x86_64 only, not in %s", info->target_name);
+	if (strcmp(info->target_name, "x86_64"))
+		die("runs in qemu-system-x86_64 or qemu-x86_64 only, not in %s", info->target_name);
 	for (a = 0; a < argc; a++) {
 		char *arg = argv[a], *val = strchr(arg, '=');
 
@@ -513,7 +537,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	if (!out)
 		die("out=FILE is required%s", "");
-	pmu.nvcpus = info->system.max_vcpus;
+	/* user mode: a vCPU per thread, as many as the model holds */
+	pmu.system = info->system_emulation;
+	pmu.nvcpus = pmu.system ? (unsigned int)info->system.max_vcpus : OWNERS_MAX_VCPUS;
 	if (pmu.nvcpus < 1 || pmu.nvcpus > OWNERS_MAX_VCPUS)
 		die("between 1 and 64 vCPUs%s", "");
 	pmu.out = fopen(out, "w");
@@ -529,6 +555,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		RECORDS_FORMAT, pmu.nvcpus, pmu.l1d_bytes, pmu.l1d_ways, pmu.l2_bytes,
 		pmu.l2_ways, pmu.llc_bytes, pmu.llc_ways, pmu.lat_l2, pmu.lat_llc, pmu.lat_mem);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
 	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
 	return 0;
 }
