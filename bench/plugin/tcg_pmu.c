@@ -43,18 +43,29 @@
  *
  * Transfers: an access in a window to a line that another vCPU wrote in
  * one of its windows since this vCPU last touched it (a HITM on a real
- * machine).  They depend
- * on how QEMU interleaves the vCPUs; the set of lines two vCPUs share does
- * not, and pmu_rows computes it from the lines=on records.
+ * machine).  They depend on how QEMU interleaves the vCPUs, and on the
+ * order of the accesses, which the model takes from its callbacks: QEMU
+ * calls back after each access.  With thread=single one host thread runs
+ * the vCPUs in turn and a callback follows its access before any other
+ * access: the two orders are one.  Where vCPUs run at once (thread=multi,
+ * user mode) another vCPU's access and callback can come between an
+ * access and its callback, and two orders of the accesses with different
+ * transfers can give one order of callbacks (test_cache_model.c,
+ * arrival_order): no rule on the callbacks counts transfers there.  Once
+ * a second host thread calls back, the plugin counts none and writes "-"
+ * for them (the misses depend on the order too, where one vCPU's store
+ * invalidates another's copy; the share boot files none).  The set of
+ * lines two vCPUs share depends on no order, and pmu_rows computes it
+ * from the lines=on records.
  *
  * Arguments: out=FILE (required), lines=on|off, l1d=BYTES/WAYS,
  * l2=BYTES/WAYS, llc=BYTES/WAYS, lat=L2,L3,MEM (cycles; QEMU splits -plugin
  * at commas, so it is given as lat=L2,,L3,,MEM).
  * Output, one record per line:
- *   # tcg_pmu 2 vcpus V l1d B/W l2 B/W llc B/W lat L2,L3,MEM
- *     (2: the records' format, RECORDS_FORMAT)
+ *   # tcg_pmu 3 vcpus V l1d B/W l2 B/W llc B/W lat L2,L3,MEM
+ *     (3: the records' format, RECORDS_FORMAT)
  *   W vcpu seq ops insns loads stores l1d_misses l2_misses llc_misses
- *     transfers
+ *     transfers  (transfers "-" where vCPUs ran at once, above)
  *   L vcpu seq phys_line vaddr store_pc load_pc reads writes ops_touched
  *     ops_written  (lines=on, after its W; the instructions of the
  *     window's first store and first load to the line, 0 for none; the
@@ -136,7 +147,7 @@ void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_sim
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
 /* --- end of the API --- */
 
-#define RECORDS_FORMAT 2	/* pmu_rows reads this one only */
+#define RECORDS_FORMAT 3	/* pmu_rows reads this one only */
 #define MARK_OPEN 1
 #define MARK_PAUSE 2
 #define MARK_CLOSE 3
@@ -158,6 +169,8 @@ struct line_set {
 };
 
 enum { OPS, INSNS, LOADS, STORES, L1D_MISSES, L2_MISSES, LLC_MISSES, TRANSFERS, NCOUNT };
+/* the W record ends with the transfers, a count or "-" */
+_Static_assert(TRANSFERS == NCOUNT - 1, "transfers are the last count");
 
 struct vcpu {
 	struct cache l1d, l2;
@@ -182,6 +195,11 @@ static struct {
 	/* One lock for the model: vCPUs invalidate each other's lines, and
 	 * with thread=multi they run at once. */
 	pthread_mutex_t lock;
+	/* The host thread of the first memory callback; parallel once
+	 * another calls back: callbacks may then come in another order than
+	 * their accesses, and no transfers are counted. */
+	pthread_t thread;
+	bool called, parallel;
 } pmu = {
 	.l1d_bytes = 32768, .l1d_ways = 8,
 	.l2_bytes = 262144, .l2_ways = 8,
@@ -270,7 +288,7 @@ static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint6
 	v->count[L1D_MISSES] += !l1_hit;
 	v->count[L2_MISSES] += !l2_hit;
 	v->count[LLC_MISSES] += !llc_hit;
-	if (pmu.nvcpus > 1) {
+	if (pmu.nvcpus > 1 && !pmu.parallel) {
 		int transfer = owners_access(&pmu.owners, line, index, store);
 
 		if (transfer < 0)
@@ -338,6 +356,11 @@ static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vadd
 	if (!memory)
 		return;
 	pthread_mutex_lock(&pmu.lock);
+	if (!pmu.called) {
+		pmu.thread = pthread_self();
+		pmu.called = true;
+	}
+	pmu.parallel |= !pthread_equal(pmu.thread, pthread_self());
 	v = &pmu.vcpu[index];
 	if (v->counting)
 		v->count[store ? STORES : LOADS]++;
@@ -366,9 +389,12 @@ static void write_window(unsigned int index)
 	size_t i;
 
 	fprintf(pmu.out, "W %u %" PRIu64, index, v->seq);
-	for (i = 0; i < NCOUNT; i++)
+	for (i = 0; i < TRANSFERS; i++)
 		fprintf(pmu.out, " %" PRIu64, v->count[i]);
-	fputc('\n', pmu.out);
+	if (pmu.parallel)
+		fprintf(pmu.out, " -\n");
+	else
+		fprintf(pmu.out, " %" PRIu64 "\n", v->count[TRANSFERS]);
 	for (i = 0; i < v->lines.size; i++) {
 		struct line_use *u = &v->lines.slot[i];
 
