@@ -11,11 +11,13 @@
 #include "compare.h"
 
 /* The TCG plugin's sharing boot: per variant and cached-open run, the
- * lines an operation shares (lockstep), the transfers of the free run,
- * and the largest lines by name (bench/plugin/pmu_rows.c). */
+ * lines an operation shares (lockstep), the transfers of the free run
+ * (none with TCG thread=multi, whose callbacks do not tell the plugin
+ * the order of the accesses: docs/plugin.md), and the largest lines by
+ * name (bench/plugin/pmu_rows.c). */
 void print_shared_lines(int md)
 {
-	char bench[48], threads[48], param[160], vcpus[16], inter[16];
+	char bench[48], threads[48], param[160], vcpus[16], inter[16], transfers[96];
 	const struct group *total, *free_run;
 	struct site *lines = NULL;	/* a line's name and its share per op */
 	size_t i, j, n;
@@ -25,13 +27,17 @@ void print_shared_lines(int md)
 		any = !strcmp(in->groups[i].metric, "shared_lines_per_op");
 	if (!any)
 		return;
+	if (!strcmp(meta_field("pmu_interleave", inter, sizeof(inter)), "multi"))
+		snprintf(transfers, sizeof(transfers),
+			 "no transfers\n(TCG thread=multi, whose callbacks do not order the\naccesses)");
+	else
+		snprintf(transfers, sizeof(transfers), "transfers with\nthe threads free, TCG thread=%s",
+			 inter);
 	printf(md ? "## Shared cache lines\n\n```\n" : "");
 	printf("Shared cache lines (TCG plugin, %s vCPUs): per operation, the lines it\n"
-	       "writes that another CPU touches, threads in lockstep; transfers with\n"
-	       "the threads free, TCG thread=%s; the largest lines by data symbol,\n"
+	       "writes that another CPU touches, threads in lockstep; %s; the largest lines by data symbol,\n"
 	       "or for the heap the functions of the first store/load\n",
-	       meta_field("pmu_vcpus", vcpus, sizeof(vcpus)),
-	       meta_field("pmu_interleave", inter, sizeof(inter)));
+	       meta_field("pmu_vcpus", vcpus, sizeof(vcpus)), transfers);
 	for (i = 0; i < in->ngroups; i++) {
 		const struct group *g = &in->groups[i];
 
@@ -42,9 +48,11 @@ void print_shared_lines(int md)
 		snprintf(param, sizeof(param), "bench=%s,threads=%s,sched=free", bench, threads);
 		free_run = find_group("transfers_per_op", param, g->variant);
 		total = g;
-		printf("  %-16s %s threads=%s: %.1f lines/op, %.2f transfers/op%s\n", g->variant,
-		       bench, threads, median_of_boots(total), median_of_boots(free_run),
-		       race_mark(g->variant));
+		printf("  %-16s %s threads=%s: %.1f lines/op", g->variant, bench, threads,
+		       median_of_boots(total));
+		if (free_run)
+			printf(", %.2f transfers/op", median_of_boots(free_run));
+		printf("%s\n", race_mark(g->variant));
 		n = 0;
 		for (j = 0; j < in->ngroups; j++) {
 			const struct group *l = &in->groups[j];

@@ -4,7 +4,8 @@
 # whole counts per operation (a census's 0.01 -> 0.02 is no change), a
 # count that went to or from zero first; and the race check's outcome
 # (race.json beside meta.json), with a variant that failed it marked
-# wherever its figures are.  compare.json carries both.
+# wherever its figures are.  compare.json carries both.  And the
+# shared-lines section gives transfers where the run counted them.
 . "$(dirname "$0")/lib.sh"
 
 bin=build/bin
@@ -116,3 +117,24 @@ tr '\n' ' ' < "$tmp/report.txt" | grep -q 'Race check: not run (RACE=1 runs it)'
 	fail "a run with RACE=0 does not say the race check was not run"
 $bin/compare --format json "$tmp/samples.csv" > "$tmp/compare.json"
 jq -e '.race == null' "$tmp/compare.json" > /dev/null || fail "compare.json has a race check the run did not run"
+
+# The shared-lines section: a free run's transfers beside the lines
+# where the run has them (thread=single); with thread=multi the plugin
+# counts none (its callbacks do not order the accesses: docs/plugin.md)
+# and the section says so, with no figure in their place.
+for b in 1 2; do
+	echo "stock,$b,transfers_per_op,\"bench=open_cached,threads=2,sched=free\",0,1.500,count"
+done >> "$tmp/samples.csv"
+sed -i 's/"race": false/"race": false, "pmu_interleave": "single"/' "$tmp/meta.json"
+$bin/compare "$tmp/samples.csv" > "$tmp/report.txt"
+grep -qx '  stock            open_cached threads=2: 13.0 lines/op, 1.50 transfers/op' "$tmp/report.txt" ||
+	fail "single: stock's shared lines without its transfers: $(grep -A3 '^Shared cache lines' "$tmp/report.txt")"
+grep -qx '  moved            open_cached threads=2: 13.0 lines/op' "$tmp/report.txt" ||
+	fail "single: a variant without transfers rows is not given its lines alone"
+grep -v transfers_per_op "$tmp/samples.csv" > "$tmp/multi.csv"
+sed -i 's/"pmu_interleave": "single"/"pmu_interleave": "multi"/' "$tmp/meta.json"
+$bin/compare "$tmp/multi.csv" > "$tmp/report.txt"
+tr '\n' ' ' < "$tmp/report.txt" | grep -q 'lockstep; no transfers (TCG thread=multi, whose callbacks do not order the accesses)' ||
+	fail "multi: the shared-lines section does not say why it has no transfers"
+! grep -q 'transfers/op' "$tmp/report.txt" || fail "multi: a transfers figure in the report"
+echo "shared lines: transfers beside them round robin, none with thread=multi"

@@ -87,3 +87,46 @@ unsigned int access_lines(uint64_t vaddr, uint64_t size, translate_fn translate,
 			return n;
 	}
 }
+
+/* The line's slot, or the empty one where it goes. */
+static struct line_owner *owner_slot(struct line_owner *slot, size_t size, uint64_t line)
+{
+	size_t i;
+
+	for (i = line_hash(line) & (size - 1);; i = (i + 1) & (size - 1))
+		if (!slot[i].line || slot[i].line == line + 1)
+			return &slot[i];
+}
+
+int owners_access(struct owners *o, uint64_t line, unsigned int vcpu, bool store)
+{
+	struct line_owner *w;
+	int transfer;
+
+	if (2 * (o->used + 1) > o->size) {
+		size_t i, size = o->size ? 2 * o->size : 65536;
+		struct line_owner *slot = calloc(size, sizeof(*slot));
+
+		if (!slot)
+			return -ENOMEM;
+		for (i = 0; i < o->size; i++)
+			if (o->slot[i].line)
+				*owner_slot(slot, size, o->slot[i].line - 1) = o->slot[i];
+		free(o->slot);
+		o->slot = slot;
+		o->size = size;
+	}
+	w = owner_slot(o->slot, o->size, line);
+	if (!w->line) {
+		*w = (struct line_owner){ .line = line + 1, .writer = -1 };
+		o->used++;
+	}
+	transfer = w->writer >= 0 && w->writer != (int)vcpu && !(w->seen & (1ULL << vcpu));
+	if (store) {
+		w->writer = vcpu;
+		w->seen = 1ULL << vcpu;
+	} else {
+		w->seen |= 1ULL << vcpu;
+	}
+	return transfer;
+}

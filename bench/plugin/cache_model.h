@@ -2,12 +2,14 @@
 /*
  * The cache model of tcg_pmu.c, apart from QEMU's API so that
  * test_cache_model.c runs it on the host: one set-associative LRU cache
- * of 64-byte lines, and the lines a guest access touches.
+ * of 64-byte lines, the lines a guest access touches, and the transfers
+ * between vCPUs.
  */
 #ifndef CDEVBENCH_CACHE_MODEL_H
 #define CDEVBENCH_CACHE_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define LINE_SHIFT 6
@@ -50,5 +52,35 @@ struct access_line {
  * many.  @translate is called once per page the access touches. */
 unsigned int access_lines(uint64_t vaddr, uint64_t size, translate_fn translate, void *ctx,
 			  struct access_line out[ACCESS_MAX_LINES]);
+
+/* Spreads line numbers over an open-addressing table's slots. */
+static inline uint64_t line_hash(uint64_t line)
+{
+	return line * 0x9e3779b97f4a7c15ULL;
+}
+
+/* Who wrote a line last, and which vCPUs touched it since. */
+struct line_owner {
+	uint64_t line;		/* + 1; 0 is an empty slot */
+	int writer;		/* -1: none yet */
+	uint64_t seen;		/* a bit per vCPU */
+};
+
+/* The lines' owners: open addressing, grown at 1/2. */
+struct owners {
+	struct line_owner *slot;
+	size_t size, used;
+};
+
+/* vCPU numbers are bits of line_owner.seen. */
+#define OWNERS_MAX_VCPUS 64
+
+/*
+ * Records an access of @vcpu (< OWNERS_MAX_VCPUS) to @line, in the order
+ * the accesses happened: 1 where it is a transfer, an access to a line
+ * that another vCPU wrote since this vCPU last touched it (a HITM on a
+ * real machine); 0 where not; -ENOMEM.
+ */
+int owners_access(struct owners *o, uint64_t line, unsigned int vcpu, bool store);
 
 #endif

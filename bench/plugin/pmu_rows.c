@@ -34,7 +34,9 @@
  *     its window: QEMU's interleaving changes neither.
  *     The sixteen largest lines, each per operation, as shared_line_per_op
  *     with their name in site.  Threads free (sched=free):
- *     transfers_per_op, which the interleaving does change.
+ *     transfers_per_op, which the interleaving does change; none where
+ *     the plugin counted none, its vCPUs run at once (thread=multi: its
+ *     callbacks do not tell the order of the accesses, tcg_pmu.c).
  *
  * Usage: pmu_rows VARIANT BOOT BOOT_DIR, rows on stdout.
  */
@@ -51,7 +53,7 @@
 
 #define TOP_LINES 16
 
-#define RECORDS_FORMAT 2	/* bench/plugin/tcg_pmu.c's */
+#define RECORDS_FORMAT 3	/* bench/plugin/tcg_pmu.c's */
 
 enum { OPS, INSNS, LOADS, STORES, L1D, L2, LLC, TRANSFERS, NCOUNT };
 
@@ -63,6 +65,7 @@ struct window {
 	unsigned int vcpu;
 	uint64_t seq;
 	uint64_t count[NCOUNT];
+	int transfers_counted;	/* 0: the plugin wrote "-" */
 	size_t first_line, nlines;	/* its lines in lines[] */
 	/* from windows.txt; listed: the guest named it; done: in a group */
 	int listed, done;
@@ -152,6 +155,7 @@ static void read_plugin(FILE *f)
 	while (getline(&text, &cap, f) > 0) {
 		unsigned int vcpu, format;
 		uint64_t seq, c[NCOUNT];
+		char transfers[24], *end;
 		struct line l;
 
 		line++;
@@ -167,13 +171,19 @@ static void read_plugin(FILE *f)
 		if (!nvcpus)
 			die("pmu.txt:%d: a record before the plugin's header", line);
 		if (sscanf(text, "W %u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-			   " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &vcpu, &seq, &c[0], &c[1],
-			   &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) == 10) {
+			   " %" SCNu64 " %" SCNu64 " %" SCNu64 " %23s", &vcpu, &seq, &c[0], &c[1],
+			   &c[2], &c[3], &c[4], &c[5], &c[6], transfers) == 10) {
+			int counted = strcmp(transfers, "-") != 0;
+
 			if (vcpu >= nvcpus || seq != closed(vcpu))
 				die("pmu.txt:%d: window %" PRIu64 " of vCPU %u out of order", line,
 				    seq, vcpu);
+			c[TRANSFERS] = counted ? strtoull(transfers, &end, 10) : 0;
+			if (counted && *end)
+				die("pmu.txt:%d: transfers %s: a count or -", line, transfers);
 			win = xrealloc(win, (nwin + 1) * sizeof(*win));
-			win[nwin] = (struct window){ .vcpu = vcpu, .seq = seq, .first_line = nlines };
+			win[nwin] = (struct window){ .vcpu = vcpu, .seq = seq, .first_line = nlines,
+						     .transfers_counted = counted };
 			memcpy(win[nwin].count, c, sizeof(c));
 			nwin++;
 			continue;
@@ -396,6 +406,7 @@ static void share_group(struct window **g, size_t n)
 	struct shared *s = NULL;
 	size_t i, j, k, ns = 0;
 	double ops = 0, total = 0, transfers = 0;
+	int counted = 1;
 	char site[48], sites[TOP_LINES][48];
 
 	if (param_parse(&p, g[0]->param))
@@ -404,9 +415,11 @@ static void share_group(struct window **g, size_t n)
 	for (i = 0; i < n; i++) {
 		ops += g[i]->count[OPS];
 		transfers += g[i]->count[TRANSFERS];
+		counted &= g[i]->transfers_counted;
 	}
 	if (!strcmp(sched, "free")) {
-		row("transfers_per_op", g[0], NULL, transfers / ops, 3, "count");
+		if (counted)
+			row("transfers_per_op", g[0], NULL, transfers / ops, 3, "count");
 		return;
 	}
 	for (i = 0; i < n; i++)

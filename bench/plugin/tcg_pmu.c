@@ -43,18 +43,29 @@
  *
  * Transfers: an access in a window to a line that another vCPU wrote in
  * one of its windows since this vCPU last touched it (a HITM on a real
- * machine).  They depend
- * on how QEMU interleaves the vCPUs; the set of lines two vCPUs share does
- * not, and pmu_rows computes it from the lines=on records.
+ * machine).  They depend on how QEMU interleaves the vCPUs, and on the
+ * order of the accesses, which the model takes from its callbacks: QEMU
+ * calls back after each access.  With thread=single one host thread runs
+ * the vCPUs in turn and a callback follows its access before any other
+ * access: the two orders are one.  Where vCPUs run at once (thread=multi,
+ * user mode) another vCPU's access and callback can come between an
+ * access and its callback, and two orders of the accesses with different
+ * transfers can give one order of callbacks (test_cache_model.c,
+ * arrival_order): no rule on the callbacks counts transfers there.  Once
+ * a second host thread calls back, the plugin counts none and writes "-"
+ * for them (the misses depend on the order too, where one vCPU's store
+ * invalidates another's copy; the share boot files none).  The set of
+ * lines two vCPUs share depends on no order, and pmu_rows computes it
+ * from the lines=on records.
  *
  * Arguments: out=FILE (required), lines=on|off, l1d=BYTES/WAYS,
  * l2=BYTES/WAYS, llc=BYTES/WAYS, lat=L2,L3,MEM (cycles; QEMU splits -plugin
  * at commas, so it is given as lat=L2,,L3,,MEM).
  * Output, one record per line:
- *   # tcg_pmu 2 vcpus V l1d B/W l2 B/W llc B/W lat L2,L3,MEM
- *     (2: the records' format, RECORDS_FORMAT)
+ *   # tcg_pmu 3 vcpus V l1d B/W l2 B/W llc B/W lat L2,L3,MEM
+ *     (3: the records' format, RECORDS_FORMAT)
  *   W vcpu seq ops insns loads stores l1d_misses l2_misses llc_misses
- *     transfers
+ *     transfers  (transfers "-" where vCPUs ran at once, above)
  *   L vcpu seq phys_line vaddr store_pc load_pc reads writes ops_touched
  *     ops_written  (lines=on, after its W; the instructions of the
  *     window's first store and first load to the line, 0 for none; the
@@ -63,6 +74,11 @@
  *     no physical address for)
  * seq counts the closed windows of that vCPU from 0, ops the openings of
  * the window: the operations, one opening each.
+ *
+ * It also runs a host program under qemu-x86_64 (user mode; the host
+ * tests do, tests/test_55_pmu_rows.sh): a vCPU is a thread, 64 of them
+ * alive at most, and a line the process's virtual line, as QEMU gives no
+ * physical addresses there.
  *
  * The plugin API below is declared from QEMU's documented plugin API,
  * version 1, which QEMU 7.2 implements; the plugin refuses any other.
@@ -105,6 +121,7 @@ typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu, qemu_plugin_meminfo
 					  uint64_t vaddr, void *udata);
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *udata);
+typedef void (*qemu_plugin_vcpu_simple_cb_t)(qemu_plugin_id_t id, unsigned int vcpu);
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
 void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin_vcpu_udata_cb_t cb,
 					  enum qemu_plugin_cb_flags flags, void *udata);
@@ -125,12 +142,12 @@ bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *hwaddr);
 uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *hwaddr);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *udata);
+void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_simple_cb_t cb);
 #define PLUGIN_API_VERSION 1
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
 /* --- end of the API --- */
 
-#define MAX_VCPUS 64		/* a vCPU is a bit of a uint64_t mask */
-#define RECORDS_FORMAT 2	/* pmu_rows reads this one only */
+#define RECORDS_FORMAT 3	/* pmu_rows reads this one only */
 #define MARK_OPEN 1
 #define MARK_PAUSE 2
 #define MARK_CLOSE 3
@@ -152,6 +169,8 @@ struct line_set {
 };
 
 enum { OPS, INSNS, LOADS, STORES, L1D_MISSES, L2_MISSES, LLC_MISSES, TRANSFERS, NCOUNT };
+/* the W record ends with the transfers, a count or "-" */
+_Static_assert(TRANSFERS == NCOUNT - 1, "transfers are the last count");
 
 struct vcpu {
 	struct cache l1d, l2;
@@ -162,27 +181,25 @@ struct vcpu {
 	struct line_set lines;
 };
 
-/* Who wrote a line last, and which vCPUs touched it since (transfers). */
-struct line_owner {
-	uint64_t line;		/* + 1; 0 is an empty slot */
-	int writer;
-	uint64_t seen;
-};
-
 static struct {
 	FILE *out;
+	bool system;		/* qemu-system-x86_64; else qemu-x86_64 */
 	bool lines;
 	unsigned int nvcpus;
 	struct vcpu *vcpu;
 	struct cache llc;
 	unsigned long l1d_bytes, l1d_ways, l2_bytes, l2_ways, llc_bytes, llc_ways;
 	unsigned long lat_l2, lat_llc, lat_mem;
-	struct line_owner *owner;
-	size_t owner_size, owner_used;
+	struct owners owners;	/* transfers */
 	uint64_t unplaced;	/* lines in windows QEMU gave no physical address for */
 	/* One lock for the model: vCPUs invalidate each other's lines, and
 	 * with thread=multi they run at once. */
 	pthread_mutex_t lock;
+	/* The host thread of the first memory callback; parallel once
+	 * another calls back: callbacks may then come in another order than
+	 * their accesses, and no transfers are counted. */
+	pthread_t thread;
+	bool called, parallel;
 } pmu = {
 	.l1d_bytes = 32768, .l1d_ways = 8,
 	.l2_bytes = 262144, .l2_ways = 8,
@@ -218,11 +235,6 @@ static void cache_setup(struct cache *c, unsigned long bytes, unsigned long ways
 		die("a cache of %s: the lines must fill whole sets", "this size and ways");
 }
 
-static uint64_t hash(uint64_t line)
-{
-	return line * 0x9e3779b97f4a7c15ULL;
-}
-
 static struct line_use *line_set_get(struct line_set *s, uint64_t line)
 {
 	size_t i;
@@ -239,7 +251,7 @@ static struct line_use *line_set_get(struct line_set *s, uint64_t line)
 		grown.used = s->used;
 		*s = grown;
 	}
-	for (i = hash(line) & (s->size - 1);; i = (i + 1) & (s->size - 1)) {
+	for (i = line_hash(line) & (s->size - 1);; i = (i + 1) & (s->size - 1)) {
 		struct line_use *u = &s->slot[i];
 
 		if (!u->reads && !u->writes) {
@@ -249,36 +261,6 @@ static struct line_use *line_set_get(struct line_set *s, uint64_t line)
 		}
 		if (u->line == line)
 			return u;
-	}
-}
-
-static struct line_owner *owner_get(uint64_t line)
-{
-	size_t i;
-
-	if (2 * (pmu.owner_used + 1) > pmu.owner_size) {
-		struct line_owner *old = pmu.owner;
-		size_t j, old_size = pmu.owner_size;
-
-		pmu.owner_size = old_size ? 2 * old_size : 65536;
-		pmu.owner = zalloc(pmu.owner_size, sizeof(*pmu.owner));
-		pmu.owner_used = 0;
-		for (j = 0; j < old_size; j++)
-			if (old[j].line)
-				*owner_get(old[j].line - 1) = old[j];
-		free(old);
-	}
-	for (i = hash(line) & (pmu.owner_size - 1);; i = (i + 1) & (pmu.owner_size - 1)) {
-		struct line_owner *o = &pmu.owner[i];
-
-		if (!o->line) {
-			o->line = line + 1;
-			o->writer = -1;
-			pmu.owner_used++;
-			return o;
-		}
-		if (o->line == line + 1)
-			return o;
 	}
 }
 
@@ -306,17 +288,12 @@ static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint6
 	v->count[L1D_MISSES] += !l1_hit;
 	v->count[L2_MISSES] += !l2_hit;
 	v->count[LLC_MISSES] += !llc_hit;
-	if (pmu.nvcpus > 1) {
-		struct line_owner *o = owner_get(line);
+	if (pmu.nvcpus > 1 && !pmu.parallel) {
+		int transfer = owners_access(&pmu.owners, line, index, store);
 
-		if (o->writer >= 0 && o->writer != (int)index && !(o->seen & (1ULL << index)))
-			v->count[TRANSFERS]++;
-		if (store) {
-			o->writer = index;
-			o->seen = 1ULL << index;
-		} else {
-			o->seen |= 1ULL << index;
-		}
+		if (transfer < 0)
+			die("out of memory%s", "");
+		v->count[TRANSFERS] += transfer;
 	}
 	if (pmu.lines) {
 		struct line_use *u = line_set_get(&v->lines, line);
@@ -347,8 +324,15 @@ static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint6
  */
 static enum place translate(void *info, uint64_t vaddr, uint64_t *phys)
 {
-	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(*(qemu_plugin_meminfo_t *)info, vaddr);
+	struct qemu_plugin_hwaddr *hw;
 
+	/* user mode: one address space, the process's, which QEMU gives no
+	 * physical addresses for */
+	if (!pmu.system) {
+		*phys = vaddr;
+		return PLACE_RAM;
+	}
+	hw = qemu_plugin_get_hwaddr(*(qemu_plugin_meminfo_t *)info, vaddr);
 	if (!hw)
 		return PLACE_UNKNOWN;
 	if (qemu_plugin_hwaddr_is_io(hw))
@@ -372,6 +356,11 @@ static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vadd
 	if (!memory)
 		return;
 	pthread_mutex_lock(&pmu.lock);
+	if (!pmu.called) {
+		pmu.thread = pthread_self();
+		pmu.called = true;
+	}
+	pmu.parallel |= !pthread_equal(pmu.thread, pthread_self());
 	v = &pmu.vcpu[index];
 	if (v->counting)
 		v->count[store ? STORES : LOADS]++;
@@ -400,9 +389,12 @@ static void write_window(unsigned int index)
 	size_t i;
 
 	fprintf(pmu.out, "W %u %" PRIu64, index, v->seq);
-	for (i = 0; i < NCOUNT; i++)
+	for (i = 0; i < TRANSFERS; i++)
 		fprintf(pmu.out, " %" PRIu64, v->count[i]);
-	fputc('\n', pmu.out);
+	if (pmu.parallel)
+		fprintf(pmu.out, " -\n");
+	else
+		fprintf(pmu.out, " %" PRIu64 "\n", v->count[TRANSFERS]);
 	for (i = 0; i < v->lines.size; i++) {
 		struct line_use *u = &v->lines.slot[i];
 
@@ -507,6 +499,15 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	pthread_mutex_unlock(&pmu.lock);
 }
 
+/* Before the vCPU runs: in user mode a thread past the model's vCPUs
+ * (one per thread alive) is refused. */
+static void on_vcpu_init(qemu_plugin_id_t id, unsigned int index)
+{
+	(void)id;
+	if (index >= pmu.nvcpus)
+		die("a vCPU or thread past the %s the model holds", "64");
+}
+
 /* "BYTES/WAYS" */
 static void parse_geometry(const char *arg, const char *val, unsigned long *bytes,
 			   unsigned long *ways)
@@ -533,8 +534,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			PLUGIN_API_VERSION, info->version.min, info->version.cur);
 		return -1;
 	}
-	if (!info->system_emulation || strcmp(info->target_name, "x86_64"))
-		die("runs in qemu-system-x86_64 only, not in %s", info->target_name);
+	if (strcmp(info->target_name, "x86_64"))
+		die("runs in qemu-system-x86_64 or qemu-x86_64 only, not in %s", info->target_name);
 	for (a = 0; a < argc; a++) {
 		char *arg = argv[a], *val = strchr(arg, '=');
 
@@ -562,8 +563,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	if (!out)
 		die("out=FILE is required%s", "");
-	pmu.nvcpus = info->system.max_vcpus;
-	if (pmu.nvcpus < 1 || pmu.nvcpus > MAX_VCPUS)
+	/* user mode: a vCPU per thread, as many as the model holds */
+	pmu.system = info->system_emulation;
+	pmu.nvcpus = pmu.system ? (unsigned int)info->system.max_vcpus : OWNERS_MAX_VCPUS;
+	if (pmu.nvcpus < 1 || pmu.nvcpus > OWNERS_MAX_VCPUS)
 		die("between 1 and 64 vCPUs%s", "");
 	pmu.out = fopen(out, "w");
 	if (!pmu.out)
@@ -578,6 +581,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		RECORDS_FORMAT, pmu.nvcpus, pmu.l1d_bytes, pmu.l1d_ways, pmu.l2_bytes,
 		pmu.l2_ways, pmu.llc_bytes, pmu.llc_ways, pmu.lat_l2, pmu.lat_llc, pmu.lat_mem);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
 	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
 	return 0;
 }

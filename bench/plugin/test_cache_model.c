@@ -117,6 +117,173 @@ static int invalidated_way_case(void)
 	return REPLAY("invalidated_way", 32768, 8, steps, "MMMMMMMMMHHHHHHH");
 }
 
+/* A step of a transfers trace: vCPU @vcpu loads ('l') or stores ('s')
+ * @line. */
+struct touch {
+	unsigned int vcpu;
+	char op;
+	uint64_t line;
+};
+
+/*
+ * Replays @n touches, in this order, on an empty owners table, into
+ * @got: per touch, T where it is a transfer, - where not.  0; 1 where
+ * the table could not grow.
+ */
+static int transfers_of(const struct touch *t, size_t n, char *got)
+{
+	struct owners o = { 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int transfer = owners_access(&o, t[i].line, t[i].vcpu, t[i].op == 's');
+
+		if (transfer < 0) {
+			free(o.slot);
+			return 1;
+		}
+		got[i] = transfer ? 'T' : '-';
+	}
+	got[n] = '\0';
+	free(o.slot);
+	return 0;
+}
+
+/* The transfers of a trace against @want, under @name. */
+static int transfers_are(const char *name, const struct touch *t, size_t n, const char *want)
+{
+	char got[64];
+
+	if (n >= sizeof(got) || transfers_of(t, n, got)) {
+		printf("# %s: no replay\n", name);
+		return 1;
+	}
+	if (!strcmp(got, want))
+		return 0;
+	printf("# %s: %s, want %s\n", name, got, want);
+	return 1;
+}
+
+/* An access is a transfer where another vCPU wrote the line since this
+ * one last touched it: a line never written, one this vCPU wrote, or one
+ * it read since the last write are none. */
+static int transfers_case(void)
+{
+	static const struct touch steps[] = {
+		{ 0, 's', 7 },	/* -: nobody wrote 7 before */
+		{ 1, 'l', 7 },	/* T: 0 wrote it */
+		{ 1, 'l', 7 },	/* -: 1 read it since */
+		{ 1, 's', 7 },	/* -: the same: a store is no second transfer */
+		{ 0, 'l', 7 },	/* T: 1 wrote it */
+		{ 0, 'l', 8 },	/* -: 8 was never written */
+		{ 2, 'l', 7 },	/* T: 1 wrote it, 2 never touched it */
+		{ 0, 'l', 7 },	/* -: 0 read it since 1 wrote it */
+		{ 0, 's', 7 },	/* -: 0 read it since */
+		{ 2, 's', 7 },	/* T: 0 wrote it since 2 read it */
+	};
+
+	return transfers_are("transfers", steps, sizeof(steps) / sizeof(steps[0]), "-T--T-T--T");
+}
+
+/*
+ * An access of a run: when it reached memory and when QEMU called back
+ * for it, on one clock.  QEMU 7.2 calls back after the access (tcg-op.c
+ * emits the callback after the load or store), before the vCPU's next
+ * access; the vCPUs' accesses are listed in their program order.
+ */
+struct timed {
+	struct touch touch;
+	unsigned int at, callback;
+};
+
+/* Whether each access's callback comes after it and before its vCPU's
+ * next access. */
+static int possible(const struct timed *a, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (a[i].callback <= a[i].at)
+			return 0;
+		for (j = i + 1; j < n && a[j].touch.vcpu != a[i].touch.vcpu; j++)
+			;
+		if (j < n && a[j].at <= a[i].callback)
+			return 0;
+	}
+	return 1;
+}
+
+/* The touches of @a in the order of their memory accesses, or of their
+ * callbacks (@by_callback), into @out; the times are distinct. */
+static void in_order(const struct timed *a, size_t n, int by_callback, struct touch *out)
+{
+	size_t i, k = 0;
+	unsigned int t;
+
+	for (t = 0; k < n; t++)
+		for (i = 0; i < n && k < n; i++)
+			if ((by_callback ? a[i].callback : a[i].at) == t)
+				out[k++] = a[i].touch;
+}
+
+static int same_touches(const struct touch *a, const struct touch *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].vcpu != b[i].vcpu || a[i].op != b[i].op || a[i].line != b[i].line)
+			return 0;
+	return 1;
+}
+
+/*
+ * Why the plugin counts no transfers where QEMU runs the vCPUs at once
+ * (thread=multi, or user mode): two runs whose callbacks come in one
+ * order, and so look alike to the plugin (a callback gives the vCPU,
+ * the address, the size, load or store and the instruction, never the
+ * value), and whose accesses came in two orders with two counts of
+ * transfers.  vCPU 1 writes line 5, called back at once; then vCPU 0
+ * writes it and vCPU 1 reads it, both called back late, 1 first:
+ *   store_first: in memory 0's store, then 1's load, which reads 0's
+ *     data: -TT, 2 transfers (the store takes the line from 1, the
+ *     load takes it back: pingpong's handoff);
+ *   load_first: 1's load, then 0's store: 1 reads its own data: --T, 1.
+ * The callbacks, 1's store, 1's load, 0's store, replay as --T in both:
+ * right for load_first, a transfer lost in store_first.  Any rule on the
+ * callbacks gives one count for both, so it is wrong for one of them.
+ */
+static int arrival_order_case(void)
+{
+	static const struct timed store_first[] = {
+		{ { 1, 's', 5 }, 0, 1 },
+		{ { 0, 's', 5 }, 2, 5 },
+		{ { 1, 'l', 5 }, 3, 4 },
+	};
+	static const struct timed load_first[] = {
+		{ { 1, 's', 5 }, 0, 1 },
+		{ { 0, 's', 5 }, 3, 5 },
+		{ { 1, 'l', 5 }, 2, 4 },
+	};
+	enum { N = sizeof(store_first) / sizeof(store_first[0]) };
+	struct touch memory_a[N], memory_b[N], callbacks_a[N], callbacks_b[N];
+	int failed;
+
+	if (!possible(store_first, N) || !possible(load_first, N)) {
+		printf("# arrival_order: a run with a callback before its access or after its vCPU's next\n");
+		return 1;
+	}
+	in_order(store_first, N, 0, memory_a);
+	in_order(load_first, N, 0, memory_b);
+	in_order(store_first, N, 1, callbacks_a);
+	in_order(load_first, N, 1, callbacks_b);
+	failed = !same_touches(callbacks_a, callbacks_b, N);
+	if (failed)
+		printf("# arrival_order: the two runs' callbacks differ\n");
+	return failed | transfers_are("arrival_order, store first", memory_a, N, "-TT") |
+	       transfers_are("arrival_order, load first", memory_b, N, "--T") |
+	       transfers_are("arrival_order, the callbacks", callbacks_a, N, "--T");
+}
+
 /* A made-up page table: virtual page 0x10 at physical page 0x80, 0x11
  * at 0x33 (not the next one), 0x12 a device; no physical address for the
  * others.  Counts its calls in *ctx. */
@@ -223,6 +390,8 @@ int main(void)
 		{ "sets", sets_case },
 		{ "invalidate", invalidate_case },
 		{ "invalidated_way", invalidated_way_case },
+		{ "transfers", transfers_case },
+		{ "arrival_order", arrival_order_case },
 		{ "lines_in_page", lines_in_page_case },
 		{ "lines_across_pages", lines_across_pages_case },
 	};
