@@ -82,8 +82,7 @@ for v in "${variants[@]}"; do [ "$v" != "$BASELINE" ] || has_baseline=1; done
 	die "VARIANTS (${variants[*]}) lacks the baseline '$BASELINE': add it, or compare against a saved run's (AGAINST=NAME)"
 [ ${#bases[@]} = 1 ] || [ -z "$AGAINST" ] ||
 	die "AGAINST compares a run of one base; this run has ${#bases[@]} (BASES=$BASES)"
-flavours=(timing)
-[ "$FAULTS" = 0 ] || flavours+=(fault)
+mapfile -t flavours < <(run_flavours)
 
 # A comparison that AGAINST asks for and that would be refused: before
 # the first kernel is built.
@@ -196,8 +195,10 @@ write_meta() {
 }
 write_meta
 
-# The plan: one unit per boot, in the order they start: rounds of every
-# arm, interleaved, then the fault boots, then the plugin's.  A unit's
+# The plan: one unit per boot of the phases scripts/phases.def has make
+# bench boot, in the order they start: rounds of every arm, interleaved,
+# of the phases in rounds (timing); then those booted once per arm
+# (fault, then pmu and share), but for the A/A arm.  A unit's
 # folder names everything it needs (scripts/unit.sh); RUN/units.list
 # holds them in this order, which is also the order of the merged rows.
 plan_unit() {	# plan_unit ARM PHASE DIR LABEL
@@ -217,26 +218,40 @@ plan_unit() {	# plan_unit ARM PHASE DIR LABEL
 	echo "$3" >> "$run/units.list"
 }
 : > "$run/units.list"
+mapfile -t phases < <(phase_names)
 for ((b = 1; b <= BOOTS; b++)); do
-	for v in "${arms[@]}"; do plan_unit "$v" timing "$v/boot-$b" "round $b/$BOOTS"; done
+	for p in "${phases[@]}"; do
+		phase_load "$p"
+		[ "$PHASE_BOOTS" = rounds ] && phase_planned || continue
+		for v in "${arms[@]}"; do plan_unit "$v" "$p" "$v/$PHASE_FOLDER-$b" "$PHASE_LABEL $b/$BOOTS"; done
+	done
 done
-# the fault and plugin boots are not repeated for the A/A arm
+# The phases booted once: those one setting turns on together, arm by
+# arm.  A plugin boot that would run nothing (BENCHES, or too few vCPUs
+# for any run's threads) is not planned: bench_plan, as its guest asks it.
 once=()
 for v in "${arms[@]}"; do [ "${v%%:*}" = "$BASELINE-aa" ] || once+=("$v"); done
-if [ "$FAULTS" = 1 ]; then
-	for v in "${once[@]}"; do plan_unit "$v" fault "$v/fault-1" "failure paths"; done
-fi
-# a plugin boot that would run nothing (BENCHES, or too few PMU_VCPUS
-# for any run's threads) is not planned: bench_plan, as its guest asks it
-if [ "$PMU" = 1 ]; then
-	pmu_runs=$("$BUILD_DIR/bin/bench_plan" runs pmu 1) &&
-		share_runs=$("$BUILD_DIR/bin/bench_plan" runs share "$PMU_VCPUS") ||
-		die "bench_plan cannot list the plugin's runs (above)"
+ons=()
+declare -A on_phases=()
+for p in "${phases[@]}"; do
+	phase_load "$p"
+	[ "$PHASE_BOOTS" = once ] && phase_planned || continue
+	if [ "$PHASE_PLUGIN" != - ]; then
+		runs=$("$BUILD_DIR/bin/bench_plan" runs "$p" "$PHASE_VCPUS") ||
+			die "bench_plan cannot list the runs of the $p boots (above)"
+		[ -n "$runs" ] || continue
+	fi
+	[ -n "${on_phases[$PHASE_ON]:-}" ] || ons+=("$PHASE_ON")
+	on_phases[$PHASE_ON]+="$p "
+done
+for on in "${ons[@]}"; do
 	for v in "${once[@]}"; do
-		[ -z "$pmu_runs" ] || plan_unit "$v" pmu "$v/pmu-1" "cache model"
-		[ -z "$share_runs" ] || plan_unit "$v" share "$v/share-1" "shared lines"
+		for p in ${on_phases[$on]}; do
+			phase_load "$p"
+			plan_unit "$v" "$p" "$v/$PHASE_FOLDER-1" "$PHASE_LABEL"
+		done
 	done
-fi
+done
 mapfile -t units < "$run/units.list"
 
 log "step 2/3: run $run_id: ${arms[*]} x $BOOTS boots, mode $MODE, N in {$SWEEP_N}${BENCHES:+, benchmarks $BENCHES only}, $REPS reps, ${#units[@]} units, executor $EXECUTOR"
@@ -340,7 +355,7 @@ for u in "${units[@]}"; do
 	phase_seconds[$phase]=$(( ${phase_seconds[$phase]:-0} + $(cat "$run/$u/seconds") ))
 done
 spent="kernels $(minutes "$t_kernels"), boots $(minutes "$t_boots") ("
-for phase in timing fault pmu share; do
+for phase in "${phases[@]}"; do
 	[ -z "${phase_seconds[$phase]:-}" ] || spent+="$phase $(minutes "${phase_seconds[$phase]}"), "
 done
 spent="${spent%, })"
