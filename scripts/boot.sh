@@ -106,8 +106,7 @@ if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	log "$variant: guest hung: no power-off within ${BOOT_TIMEOUT}s"
 	exit 124
 fi
-# "BUG kmalloc-64 (...): Poison overwritten" is slub_debug's form.
-if grep -qsE 'Kernel panic|BUG: |BUG [^ ]+ \(|Oops|WARNING: CPU' "$boot_dir/serial.log"; then
+if grep -qsE "$KERNEL_COMPLAINT" "$boot_dir/serial.log"; then
 	tail_log
 	log "$variant: kernel panic, oops or warning in the serial log"
 	exit 125

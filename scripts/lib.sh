@@ -528,6 +528,19 @@ run_flavours() {
 	done | awk '!seen[$0]++'
 }
 
+# What a kernel prints when it complains, as grep -E reads it: boot.sh
+# fails a boot whose serial log has it, fault-check.sh counts its lines
+# (fail_warnings), race-check.sh gives the first as its evidence.  "BUG: "
+# is BUG(), KASAN's and KFENCE's reports and bad pointers; "BUG <cache>
+# (...)" slub_debug's (Poison overwritten, Object corrupt); "WARNING: "
+# WARN() ("WARNING: CPU: ...") and lockdep's and RCU's; "general
+# protection" a fault that 6.1 does not call an Oops (6.12 prefixes
+# "Oops: "), and a user task's ("traps: ..."); "refcount_t" its
+# saturation message, which says what went wrong before its WARNING
+# does; "Kernel panic" a panic, whatever caused it.
+# shellcheck disable=SC2034 # for the scripts that source this file
+KERNEL_COMPLAINT='Kernel panic|BUG: |BUG [^ ]+ \(|Oops|WARNING: |general protection|refcount_t'
+
 # The selftest's --known-failures options for a variant: stock's known
 # failures, which every variant inherits, and the variant's own.
 known_failure_args() {

@@ -54,8 +54,7 @@ check() {
 		# case that failed ("# function:line: what" just before its "not
 		# ok"; a known failure's comes before an "ok ... # XFAIL"), else
 		# the boot's last word
-		evidence=$(grep -m1 -E 'BUG: |BUG [^ ]+ \(|general protection|Oops|WARNING: CPU|refcount_t' \
-			"$dir/serial.log" | tr -d '\r' ||
+		evidence=$(grep -m1 -E "$KERNEL_COMPLAINT" "$dir/serial.log" | tr -d '\r' ||
 			grep -B1 '^not ok' "$dir/selftest.tap" | grep -m1 -E '^# [a-z_]+:[0-9]+: ' ||
 			tail -1 "$dir/boot.log")
 	fi

@@ -4,7 +4,10 @@
 # built before the table: a change to one is a change of what a run
 # measures, made there on purpose), in icount and tcg and, where KVM can
 # be asked for, kvm; every step a phase gives the guest suite is a
-# function of it.
+# function of it; and the one pattern of a kernel's complaint
+# (KERNEL_COMPLAINT, scripts/lib.sh) matches every report that boot.sh,
+# fault-check.sh and race-check.sh matched, and no line of a boot that
+# went well.
 . "$(dirname "$0")/lib.sh"
 
 # The rig's own functions, in a subshell; MODE given, so that no KVM is
@@ -67,3 +70,36 @@ for phase in $phases; do
 	done
 done
 echo "every phase's steps are functions of guest-init/suite"
+
+# Each line a report that at least one of the three callers matched
+# before (KASAN, KFENCE and slub_debug reports, oopses, general protection
+# faults of 6.1 and 6.12, WARN()s, refcount_t, lockdep, a panic); then
+# lines of boots that went well.
+complaints='BUG: KASAN: slab-use-after-free in cdev_put+0x1c/0x40
+BUG: KFENCE: use-after-free read in kobj_lookup+0x51/0x1d0
+BUG: kernel NULL pointer dereference, address: 0000000000000008
+BUG kmalloc-64 (Not tainted): Poison overwritten
+BUG kmalloc-128 (Tainted: G           O      ): Object corrupt
+Oops: 0002 [#1] SMP
+general protection fault, probably for non-canonical address 0x6b6b6b6b6b6b6b6b: 0000 [#1] SMP
+Oops: general protection fault, probably for non-canonical address 0x6b6b6b6b6b6b6b6b: 0000 [#1] SMP
+WARNING: CPU: 1 PID: 77 at lib/refcount.c:28 refcount_warn_saturate+0x9c/0x110
+refcount_t: underflow; use-after-free.
+WARNING: possible circular locking dependency detected
+Kernel panic - not syncing: Fatal exception'
+fine='cdevbench-suite: step fault_phase
+FAULT_INJECTION: forcing a failure.
+kmemleak: Kernel memory leak detector initialized (mem pool available: 15732)
+ok 12 cdev_del_while_open
+Run /home/rig/guest-init/init as init process'
+pattern=$(rig eval 'echo "$KERNEL_COMPLAINT"')
+missed=$(grep -vE -- "$pattern" <<< "$complaints" || true)
+[ -z "$missed" ] || fail "KERNEL_COMPLAINT misses: $missed"
+wrong=$(grep -E -- "$pattern" <<< "$fine" || true)
+[ -z "$wrong" ] || fail "KERNEL_COMPLAINT matches a boot that went well: $wrong"
+for script in boot.sh fault-check.sh race-check.sh; do
+	grep -q 'KERNEL_COMPLAINT' "scripts/$script" || fail "scripts/$script does not use KERNEL_COMPLAINT"
+done
+spelled=$(grep -lE 'BUG: |WARNING: ' scripts/*.sh | grep -vx scripts/lib.sh || true)
+[ -z "$spelled" ] || fail "a complaint spelled outside scripts/lib.sh's KERNEL_COMPLAINT: $spelled"
+echo "KERNEL_COMPLAINT: $(wc -l <<< "$complaints") reports matched, $(wc -l <<< "$fine") lines of good boots not"
