@@ -46,7 +46,8 @@ progs: $(PROGS)
 tools: $(BIN_DIR)/compare $(BIN_DIR)/test_stats $(BIN_DIR)/tcg_pmu.so $(BIN_DIR)/test_cache_model \
 	$(BIN_DIR)/pmu_rows
 
-# Loaded by QEMU (scripts/boot.sh, the pmu and share phases).
+# Loaded by QEMU (scripts/boot.sh, the phases with a plugin in
+# scripts/phases.def).
 $(BIN_DIR)/tcg_pmu.so: bench/plugin/tcg_pmu.c bench/plugin/cache_model.c bench/plugin/cache_model.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -shared -fPIC -fvisibility=hidden -pthread -o $@ bench/plugin/tcg_pmu.c \
@@ -118,11 +119,11 @@ $(BIN_DIR)/%: bench/user/%.c bench/user/harness.c bench/user/harness.h $(GUEST_L
 deps:
 	@scripts/deps.sh
 
-# Timing kernels, and the fault kernels unless FAULTS=0.
+# The kernels make bench boots (scripts/phases.def): timing, and fault
+# unless FAULTS=0.
 kernels: deps
-	@. scripts/lib.sh && for v in $${VARIANTS:-$$(all_variants)}; do \
-		for f in timing $$([ "$${FAULTS:-1}" = 0 ] || echo fault); do \
-			scripts/kernel.sh $$v $$f || exit 1; done; done
+	@. scripts/lib.sh && flavours=$$(run_flavours) && for v in $${VARIANTS:-$$(all_variants)}; do \
+		for f in $$flavours; do scripts/kernel.sh $$v $$f || exit 1; done; done
 
 # A variant from a posted series: NAME, FROM (mbox, patch files, a folder
 # of them, or a git repository and a range), optional WORKTREE.

@@ -91,8 +91,7 @@ for v in "${variants[@]}"; do [ "$v" != "$BASELINE" ] || has_baseline=1; done
 	die "VARIANTS (${variants[*]}) lacks the baseline '$BASELINE': add it, or compare against a saved run's (AGAINST=NAME)"
 [ ${#bases[@]} = 1 ] || [ -z "$AGAINST" ] ||
 	die "AGAINST compares a run of one base; this run has ${#bases[@]} (BASES=$BASES)"
-flavours=(timing)
-[ "$FAULTS" = 0 ] || flavours+=(fault)
+mapfile -t flavours < <(run_flavours)
 
 # A comparison that AGAINST asks for and that would be refused: before
 # the first kernel is built.
@@ -205,8 +204,10 @@ write_meta() {
 }
 write_meta
 
-# The plan: one unit per boot, in the order they start: rounds of every
-# arm, interleaved, then the fault boots, then the plugin's.  A unit's
+# The plan: one unit per boot of the phases scripts/phases.def has make
+# bench boot, in the order they start: rounds of every arm, interleaved,
+# of the phases in rounds (timing); then those booted once per arm
+# (fault, then pmu and share), but for the A/A arm.  A unit's
 # folder names everything it needs (scripts/unit.sh); RUN/units.list
 # holds them in this order, which is also the order of the merged rows.
 plan_unit() {	# plan_unit ARM PHASE DIR LABEL
@@ -231,26 +232,40 @@ booted_arms=()
 for v in "${arms[@]}"; do
 	[ -n "$BISECT" ] && [ -n "${walk_prefix[$v]:-}" ] || booted_arms+=("$v")
 done
+mapfile -t phases < <(phase_names)
 for ((b = 1; b <= BOOTS; b++)); do
-	for v in "${booted_arms[@]}"; do plan_unit "$v" timing "$v/boot-$b" "round $b/$BOOTS"; done
+	for p in "${phases[@]}"; do
+		phase_load "$p"
+		[ "$PHASE_BOOTS" = rounds ] && phase_planned || continue
+		for v in "${booted_arms[@]}"; do plan_unit "$v" "$p" "$v/$PHASE_FOLDER-$b" "$PHASE_LABEL $b/$BOOTS"; done
+	done
 done
-# the fault and plugin boots are not repeated for the A/A arm
+# The phases booted once: those one setting turns on together, arm by
+# arm.  A plugin boot that would run nothing (BENCHES, or too few vCPUs
+# for any run's threads) is not planned: bench_plan, as its guest asks it.
 once=()
 for v in "${booted_arms[@]}"; do [ "${v%%:*}" = "$BASELINE-aa" ] || once+=("$v"); done
-if [ "$FAULTS" = 1 ]; then
-	for v in "${once[@]}"; do plan_unit "$v" fault "$v/fault-1" "failure paths"; done
-fi
-# a plugin boot that would run nothing (BENCHES, or too few PMU_VCPUS
-# for any run's threads) is not planned: bench_plan, as its guest asks it
-if [ "$PMU" = 1 ]; then
-	pmu_runs=$("$BUILD_DIR/bin/bench_plan" runs pmu 1) &&
-		share_runs=$("$BUILD_DIR/bin/bench_plan" runs share "$PMU_VCPUS") ||
-		die "bench_plan cannot list the plugin's runs (above)"
+ons=()
+declare -A on_phases=()
+for p in "${phases[@]}"; do
+	phase_load "$p"
+	[ "$PHASE_BOOTS" = once ] && phase_planned || continue
+	if [ "$PHASE_PLUGIN" != - ]; then
+		runs=$("$BUILD_DIR/bin/bench_plan" runs "$p" "$PHASE_VCPUS") ||
+			die "bench_plan cannot list the runs of the $p boots (above)"
+		[ -n "$runs" ] || continue
+	fi
+	[ -n "${on_phases[$PHASE_ON]:-}" ] || ons+=("$PHASE_ON")
+	on_phases[$PHASE_ON]+="$p "
+done
+for on in "${ons[@]}"; do
 	for v in "${once[@]}"; do
-		[ -z "$pmu_runs" ] || plan_unit "$v" pmu "$v/pmu-1" "cache model"
-		[ -z "$share_runs" ] || plan_unit "$v" share "$v/share-1" "shared lines"
+		for p in ${on_phases[$on]}; do
+			phase_load "$p"
+			plan_unit "$v" "$p" "$v/$PHASE_FOLDER-1" "$PHASE_LABEL"
+		done
 	done
-fi
+done
 mapfile -t units < "$run/units.list"
 
 # BISECT="METRIC PARAM" (docs/walk.md): after the rounds of the baseline
@@ -277,7 +292,7 @@ bisect_decide() {
 			continue
 		fi
 		tail -n +2 "$run/$u/samples.csv" >> "$tmp/samples.csv"
-	done < <(awk -v a="$1/boot-" -v b="$2/boot-" 'index($0, a) == 1 || index($0, b) == 1' "$run/units.list")
+	done < <(awk -v a="$1/$timing_folder-" -v b="$2/$timing_folder-" 'index($0, a) == 1 || index($0, b) == 1' "$run/units.list")
 	"$BUILD_DIR/bin/compare" --baseline "$1" --format json "$tmp/samples.csv" |
 		jq -r --arg m "${BISECT% *}" --arg p "${BISECT#* }" --arg v "$2" '. as $r | .comparisons[] |
 			select(.metric == $m and .param == $p and .variant == $v) |
@@ -307,7 +322,9 @@ bisect_record() {
 
 bisect() {
 	local whole=${walks[0]} from total verdict ratio floor min_effect per_step lo hi mid b
-	local steps=() tried=() decided=()
+	local steps=() tried=() decided=() timing_folder
+	phase_load timing
+	timing_folder=$PHASE_FOLDER
 	from=${walk_from[$whole]}
 	read -r -a steps <<< "$from ${walk_steps[$whole]}"	# steps[k]: step k's arm
 	lo=0 hi=$(( ${#steps[@]} - 1 ))
@@ -332,8 +349,8 @@ bisect() {
 		while mid=$(bisect_step "$lo" "$hi") && [ -n "$mid" ]; do
 			tried+=("$mid")
 			for ((b = 1; b <= per_step; b++)); do
-				plan_unit "${steps[mid]}" timing "${steps[mid]}/boot-$b" "bisect: step $mid, boot $b/$per_step"
-				"$RIG_ROOT/scripts/unit.sh" "$run/${steps[mid]}/boot-$b" || true
+				plan_unit "${steps[mid]}" timing "${steps[mid]}/$timing_folder-$b" "bisect: step $mid, boot $b/$per_step"
+				"$RIG_ROOT/scripts/unit.sh" "$run/${steps[mid]}/$timing_folder-$b" || true
 			done
 			read -r verdict ratio _ <<< "$(bisect_decide "$from" "${steps[mid]}")"
 			if [ "$verdict" = failed ]; then
@@ -457,7 +474,7 @@ for u in "${units[@]}"; do
 	phase_seconds[$phase]=$(( ${phase_seconds[$phase]:-0} + $(cat "$run/$u/seconds") ))
 done
 spent="kernels $(minutes "$t_kernels"), boots $(minutes "$t_boots") ("
-for phase in timing fault pmu share; do
+for phase in "${phases[@]}"; do
 	[ -z "${phase_seconds[$phase]:-}" ] || spent+="$phase $(minutes "${phase_seconds[$phase]}"), "
 done
 spent="${spent%, })"

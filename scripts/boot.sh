@@ -1,53 +1,38 @@
 #!/bin/bash
 # Boot one variant once in QEMU and run the guest suite.
-#   scripts/boot.sh VARIANT BOOT_DIR [timing|fault|race|pmu|share]   (the
-#   suite's phase: race boots the timing kernel with slab poisoning, for
-#   scripts/race-check.sh; pmu and share load the TCG plugin, below)
+#   scripts/boot.sh VARIANT BOOT_DIR [PHASE]   (timing by default)
+# What a phase boots (its kernel, mode, vCPUs, plugin and command line) is
+# its row of scripts/phases.def.
 # BOOT_DIR must hold suite.env; it receives serial.log, the suite's output,
 # exit-status and steps.tsv (the boot's profile, below).  The host root is shared read-only over 9p, BOOT_DIR
 # writable.  Exits with the suite's status; 124 on a hang (per-boot
 # timeout), 125 on a panic or a guest that gave no status.
-# Settings used (scripts/settings.def): MODE, VCPUS, GUEST_MEM, BOOT_TIMEOUT,
-# PMU_VCPUS, PMU_INTERLEAVE.
+# Settings used (scripts/settings.def): GUEST_MEM, BOOT_TIMEOUT, and those
+# the phase's row names (MODE, VCPUS, PMU_VCPUS, PMU_INTERLEAVE).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: boot.sh VARIANT BOOT_DIR}
-boot_dir=$(cd "${2:?usage: boot.sh VARIANT BOOT_DIR}" && pwd)
+variant=${1:?usage: boot.sh VARIANT BOOT_DIR [PHASE]}
+boot_dir=$(cd "${2:?usage: boot.sh VARIANT BOOT_DIR [PHASE]}" && pwd)
 phase=${3:-timing}
-flavour=$(phase_flavour "$phase")
-bzimage=$(kernel_obj_dir "$variant" "$flavour")/arch/x86/boot/bzImage
+phase_load "$phase"
+bzimage=$(kernel_obj_dir "$variant" "$PHASE_KERNEL")/arch/x86/boot/bzImage
 
-[ -f "$bzimage" ] || die "no $flavour kernel for $variant: run 'make kernels'"
+[ -f "$bzimage" ] || die "no $PHASE_KERNEL kernel for $variant: run 'make kernels'"
 [ -f "$boot_dir/suite.env" ] || die "$boot_dir/suite.env missing"
 
-icount=(-accel tcg -cpu max -icount 'shift=0,sleep=off')
-case $MODE in
-icount) accel=("${icount[@]}") ;;
-tcg) accel=(-accel 'tcg,thread=multi' -cpu max) ;;
+case $PHASE_MODE in
+icount) accel=(-accel tcg -cpu max -icount 'shift=0,sleep=off') ;;
+tcg) accel=(-accel "tcg,thread=${PHASE_THREADS:-multi}" -cpu max) ;;
 kvm) accel=("${KVM_ACCEL[@]}") ;;
+*) die "phase $phase: unknown mode '$PHASE_MODE' (scripts/phases.def)" ;;
 esac
-# The plugin passes (bench/plugin/tcg_pmu.c) whatever MODE is: pmu counts
-# on one vCPU in icount, so that its instructions can be checked against
-# the guest's clock; share runs PMU_VCPUS vCPUs in TCG (icount runs
-# several vCPUs in one thread, but upstream warns of its SMP support),
-# interleaved as PMU_INTERLEAVE says (single: one thread, round robin;
-# multi: one thread per vCPU), and lists every line a window touched.
-vcpus=$VCPUS
 plugin=()
-case $phase in
-pmu)
-	accel=("${icount[@]}")
-	vcpus=1
-	plugin=(-plugin "$BUILD_DIR/bin/tcg_pmu.so,out=$boot_dir/pmu.txt")
-	;;
-share)
-	accel=(-accel "tcg,thread=$PMU_INTERLEAVE" -cpu max)
-	vcpus=$PMU_VCPUS
-	plugin=(-plugin "$BUILD_DIR/bin/tcg_pmu.so,out=$boot_dir/pmu.txt,lines=on")
-	;;
-esac
-[ ${#plugin[@]} = 0 ] || [ -f "$BUILD_DIR/bin/tcg_pmu.so" ] || die "no $BUILD_DIR/bin/tcg_pmu.so: run 'make tools'"
+if [ "$PHASE_PLUGIN" != - ]; then
+	IFS=, read -r name options <<< "$PHASE_PLUGIN"
+	[ -f "$BUILD_DIR/bin/$name.so" ] || die "no $BUILD_DIR/bin/$name.so: run 'make tools'"
+	plugin=(-plugin "$BUILD_DIR/bin/$name.so,out=$boot_dir/pmu.txt${options:+,$options}")
+fi
 
 # tsc=reliable keeps the guest on the TSC (cheap to read, derived from the
 # instruction count in icount mode) instead of falling back to jiffies.
@@ -57,16 +42,8 @@ esac
 cmdline=(console=ttyS0 root=hostroot rootfstype=9p ro
 	'rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144'
 	"init=$RIG_ROOT/guest-init/init" cdevbench_guest=1
-	panic=-1 oops=panic clocksource=tsc tsc=reliable nokaslr slab_nomerge)
-# A fault kernel: failslab may fail every slab cache (the phase turns on
-# failslab's cache filter) except kmemleak's own, whose metadata allocation
-# follows every tracked one and would double every failure point.
-case $phase in
-fault) cmdline+=('slub_debug=A;-,kmemleak_*') ;;
-# The race check: freed objects poisoned (0x6b) and checked, red zones and
-# sanity checks, so that a use after free reads garbage and is reported.
-race) cmdline+=(slub_debug=FZPU) ;;
-esac
+	panic=-1 oops=panic clocksource=tsc tsc=reliable nokaslr slab_nomerge
+	"${PHASE_CMDLINE[@]}")
 
 # Where the guest is, from the suite's last line in the serial log.
 boot_progress() {	# boot_progress T0
@@ -100,7 +77,7 @@ progress=$!
 # QEMU writes the console to the pipe (file:/dev/stdout: no stdin, no
 # terminal settings touched), its own messages to qemu.log.
 timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
-	"${accel[@]}" "${plugin[@]}" -smp "$vcpus" -m "$GUEST_MEM" \
+	"${accel[@]}" "${plugin[@]}" -smp "$PHASE_VCPUS" -m "$GUEST_MEM" \
 	-display none -monitor none -no-reboot -no-user-config -nodefaults \
 	-serial file:/dev/stdout \
 	-kernel "$bzimage" -append "${cmdline[*]}" \
@@ -129,8 +106,7 @@ if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	log "$variant: guest hung: no power-off within ${BOOT_TIMEOUT}s"
 	exit 124
 fi
-# "BUG kmalloc-64 (...): Poison overwritten" is slub_debug's form.
-if grep -qsE 'Kernel panic|BUG: |BUG [^ ]+ \(|Oops|WARNING: CPU' "$boot_dir/serial.log"; then
+if grep -qsE "$KERNEL_COMPLAINT" "$boot_dir/serial.log"; then
 	tail_log
 	log "$variant: kernel panic, oops or warning in the serial log"
 	exit 125

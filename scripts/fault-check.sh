@@ -1,7 +1,8 @@
 #!/bin/bash
 # Host-side check of one fault boot (the failure-path phase):
 #   scripts/fault-check.sh BOOT_DIR
-# Adds the fail_warnings row (WARN, BUG and oops reports in serial.log) to
+# Adds the fail_warnings row (the lines of serial.log in which the kernel
+# complains, KERNEL_COMPLAINT of scripts/lib.sh) to
 # BOOT_DIR/samples.csv, then fails, naming each problem, when the kernel
 # warned, when a flavour that unwinds as its API asks (all but
 # cdev_init_noput, whose leaks are the cost being measured) leaked memory
@@ -19,7 +20,7 @@ compare=$BUILD_DIR/bin/compare
 variant=$("$compare" --format variants "$samples")
 boot=${boot_dir##*-}
 
-warnings=$(grep -cE 'WARNING: |BUG: |Oops|general protection fault' "$boot_dir/serial.log" || true)
+warnings=$(grep -cE "$KERNEL_COMPLAINT" "$boot_dir/serial.log" || true)
 "$BUILD_DIR/bin/rows" one "$variant" "$boot" fail_warnings - "$warnings" count >> "$samples"
 
 # The pass rule lives in the engine too (compare/fault_check.c): one line per

@@ -483,9 +483,77 @@ settings_env() {	# settings_env SCOPE
 	done < <(settings_rows)
 }
 
-# The kernel flavour a suite phase boots: fault the fault kernel, timing
-# and race the timing kernel.
-phase_flavour() { if [ "$1" = fault ]; then echo fault; else echo timing; fi; }
+# --- Phases (scripts/phases.def) ---
+
+# The declarations, one per line: the fields separated by '|' without the
+# blanks around them.
+phase_rows() {
+	sed -n 's/ *| */|/g; /^[a-z]/p' "$RIG_ROOT/scripts/phases.def"
+}
+
+phase_names() { phase_rows | cut -d'|' -f1; }
+
+# A column that may name a setting (a word in capitals): that setting's
+# value, else the column as written.
+phase_value() {
+	[[ $1 =~ ^[A-Z][A-Z0-9_]*$ ]] || { echo "$1"; return; }
+	grep -qx -- "$1" <<< "$(settings_rows | cut -d'|' -f1)" ||
+		die "scripts/phases.def names $1, which scripts/settings.def does not declare"
+	echo "${!1}"
+}
+
+# phase_load PHASE: its row in globals, the settings it names read now:
+# PHASE_KERNEL, PHASE_MODE (icount, tcg or kvm), PHASE_THREADS (TCG's
+# thread=; empty where the row names none), PHASE_VCPUS, PHASE_PLUGIN,
+# PHASE_CMDLINE (an array), PHASE_SUITE, PHASE_BOOTS, PHASE_ON (- or the
+# setting's name), PHASE_FOLDER, PHASE_LABEL, PHASE_ROWS, PHASE_FAILED.
+# shellcheck disable=SC2034 # for the scripts that source this file
+phase_load() {
+	local row mode vcpus cmdline
+	row=$(phase_rows | awk -F'|' -v p="$1" '$1 == p')
+	[ -n "$row" ] || die "unknown phase '$1'; the phases: $(phase_names | paste -sd' ') (scripts/phases.def)"
+	IFS='|' read -r _ PHASE_KERNEL mode vcpus PHASE_PLUGIN cmdline PHASE_SUITE PHASE_BOOTS \
+		PHASE_ON PHASE_FOLDER PHASE_LABEL PHASE_ROWS PHASE_FAILED <<< "$row"
+	PHASE_MODE=$(phase_value "${mode%%:*}")
+	PHASE_THREADS=
+	[[ $mode != *:* ]] || PHASE_THREADS=$(phase_value "${mode#*:}")
+	PHASE_VCPUS=$(phase_value "$vcpus")
+	PHASE_CMDLINE=()
+	# read -a splits without expanding a glob (slub_debug's '*')
+	[ "$cmdline" = - ] || read -r -a PHASE_CMDLINE <<< "$cmdline"
+}
+
+# The kernel flavour a phase boots.
+phase_flavour() { phase_load "$1" && echo "$PHASE_KERNEL"; }
+
+# Whether make bench plans the phase phase_load read: it has boots there,
+# and the setting it depends on, if any, is 1.
+phase_planned() {
+	[ "$PHASE_BOOTS" != none ] && { [ "$PHASE_ON" = - ] || [ "$(phase_value "$PHASE_ON")" = 1 ]; }
+}
+
+# The kernel flavours make bench (and make kernels) builds: those of the
+# phases it plans, each once.
+run_flavours() {
+	local p
+	for p in $(phase_names); do
+		phase_load "$p"
+		! phase_planned || echo "$PHASE_KERNEL"
+	done | awk '!seen[$0]++'
+}
+
+# What a kernel prints when it complains, as grep -E reads it: boot.sh
+# fails a boot whose serial log has it, fault-check.sh counts its lines
+# (fail_warnings), race-check.sh gives the first as its evidence.  "BUG: "
+# is BUG(), KASAN's and KFENCE's reports and bad pointers; "BUG <cache>
+# (...)" slub_debug's (Poison overwritten, Object corrupt); "WARNING: "
+# WARN() ("WARNING: CPU: ...") and lockdep's and RCU's; "general
+# protection" a fault that 6.1 does not call an Oops (6.12 prefixes
+# "Oops: "), and a user task's ("traps: ..."); "refcount_t" its
+# saturation message, which says what went wrong before its WARNING
+# does; "Kernel panic" a panic, whatever caused it.
+# shellcheck disable=SC2034 # for the scripts that source this file
+KERNEL_COMPLAINT='Kernel panic|BUG: |BUG [^ ]+ \(|Oops|WARNING: |general protection|refcount_t'
 
 # The selftest's --known-failures options for a variant: stock's known
 # failures, which every variant inherits, and the variant's own.
@@ -500,29 +568,31 @@ known_failure_args() {
 }
 
 # What the guest suite is told for one boot, in BOOT_DIR/suite.env:
-# write_suite_env ARM KERNEL BOOT_DIR PHASE.
-write_suite_env() {
-	local flavour
-	flavour=$(phase_flavour "$4")
+# write_suite_env ARM KERNEL BOOT_DIR PHASE.  The phase's steps
+# (SUITE_STEPS) are all the suite knows of it.  A subshell: the caller's
+# phase_load stays as it was.
+write_suite_env() (
+	phase_load "$4"
 	{
 		echo "VARIANT=$1"
 		echo "BOOT=${3##*-}"
 		echo "PHASE=$4"
-		echo "KERNEL_RELEASE=$(cat "$(kernel_obj_dir "$2" "$flavour")/include/config/kernel.release")"
+		SUITE_STEPS=$PHASE_SUITE shell_assignments SUITE_STEPS
+		echo "KERNEL_RELEASE=$(cat "$(kernel_obj_dir "$2" "$PHASE_KERNEL")/include/config/kernel.release")"
 		echo "RIG_ROOT=$RIG_ROOT"
-		echo "MODULE_DIR=$(module_dir "$2" "$flavour")"
+		echo "MODULE_DIR=$(module_dir "$2" "$PHASE_KERNEL")"
 		echo "BIN_DIR=$BUILD_DIR/bin"
 		echo "SELFTEST_ARGS='$(cat "$(variant_file "$2" selftest.args)" 2> /dev/null || true)$(known_failure_args "$2")'"
 		settings_env guest
 	} > "$3/suite.env"
-}
+)
 
 # --- Comparing two runs (AGAINST) ---
 
 # What decides a run's numbers besides its kernels: these settings, and
 # the rig's measuring code, by content (committed or not).
 MEASURED_ALIKE=(mode reps ops vcpus guest_mem trace_n)
-MEASURING_CODE=(bench guest-init scripts/boot.sh scripts/kernel.sh patches/rig.config)
+MEASURING_CODE=(bench guest-init scripts/boot.sh scripts/phases.def scripts/kernel.sh patches/rig.config)
 measuring_code_sha256() {
 	(cd "$RIG_ROOT" && find "${MEASURING_CODE[@]}" -type f -print0 | sort -z | xargs -0 sha256sum) |
 		sha256sum | cut -d' ' -f1

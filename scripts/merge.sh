@@ -5,8 +5,9 @@
 # executor; run by hand it merges units that another executor ran.
 # A unit is refused when what it ran with (its ran.json) is not what the
 # run's meta.json says: another run, rig commit or measuring code, mode,
-# or kernel or module build.  Rows: a timing or plugin unit's when it
-# succeeded, a fault unit's always, so that the report shows what broke.
+# or kernel or module build.  Rows: a unit's when it succeeded, and a
+# failed one's where its phase keeps them (scripts/phases.def: the fault
+# boot's), so that the report shows what broke.
 # A walk's prefix (WALK=1) with a failed unit is not bisectable there:
 # none of its rows are joined, meta.json's walk says why, and the run
 # does not fail for it (docs/walk.md).
@@ -20,10 +21,11 @@ expected=$(mktemp)
 trap 'rm -f "$expected"' EXIT
 
 refused=() failed=() missing=()
-declare -A phase=() state=()
+declare -A phase=() state=() failed_rows=()
 for u in "${units[@]}"; do
 	dir=$run/$u
 	phase[$u]=$(unit_phase "$dir")
+	failed_rows[$u]=$(phase_load "${phase[$u]}" && echo "$PHASE_FAILED")
 	state[$u]=$(unit_state "$dir")
 	if [ "${state[$u]}" = missing ]; then
 		missing+=("$u")
@@ -77,7 +79,7 @@ fail_run() {
 for u in "${units[@]}"; do
 	dir=$run/$u
 	[ -z "${not_bisectable[${u%%/*}]:-}" ] || continue
-	if [ "${phase[$u]}" = fault ] || [ "${state[$u]}" = finished ]; then
+	if [ "${state[$u]}" = finished ] || [ "${failed_rows[$u]}" = kept ]; then
 		[ ! -s "$dir/samples.csv" ] || tail -n +2 "$dir/samples.csv" >> "$run/samples.csv.tmp"
 	fi
 done

@@ -1,9 +1,9 @@
 #!/bin/bash
 # make race-check: can a variant's char-device paths race into a use after
 # free?  Boots every variant of VARIANTS and every negative control
-# (patches/*/control) once, on VCPUS (default 2) vCPUs in MODE=tcg, with
-# slab poisoning (boot.sh's "race" phase), and runs the KTAP selftest with
-# its race cases at RACE_ROUNDS add/del rounds.  A variant passes when its
+# (patches/*/control) once, on VCPUS (default 2) vCPUs in MODE=tcg, in the
+# race phase (scripts/phases.def: slab poisoning, the KTAP selftest with
+# its race cases at RACE_ROUNDS add/del rounds).  A variant passes when its
 # boot does (selftest ok, no oops, warning or slab report); a control
 # passes the check when its boot fails (a control that VARIANTS names is
 # checked once, as a control).  Writes RESULTS_DIR/<id>-race-<base>/, or
@@ -30,14 +30,15 @@ run=${1:-$RESULTS_DIR/$(date -u +%Y%m%dT%H%M%SZ)-race-$BASE_KEY${LABEL:+-$LABEL}
 mkdir -p "$run"
 : > "$run/checks.jsonl"
 log "race check on base $BASE: ${variants[*]} and controls ${controls[*]:-none}; $MODE, $VCPUS vCPUs, $RACE_ROUNDS rounds per race case"
+phase_load race
 for v in "${variants[@]}" "${controls[@]}"; do
-	"$RIG_ROOT/scripts/kernel.sh" "$v" timing
+	"$RIG_ROOT/scripts/kernel.sh" "$v" "$PHASE_KERNEL"
 done
 
 # check VARIANT EXPECTED: one boot; a summary line "variant expected
 # result seconds evidence".
 check() {
-	local v=$1 expected=$2 dir=$run/$1/race-1 t rc=0 result evidence
+	local v=$1 expected=$2 dir=$run/$1/$PHASE_FOLDER-1 t rc=0 result evidence
 	mkdir -p "$dir"
 	write_suite_env "$v" "$v" "$dir" race
 	log "$v: booting ($expected expected)"
@@ -53,8 +54,7 @@ check() {
 		# case that failed ("# function:line: what" just before its "not
 		# ok"; a known failure's comes before an "ok ... # XFAIL"), else
 		# the boot's last word
-		evidence=$(grep -m1 -E 'BUG: |BUG [^ ]+ \(|general protection|Oops|WARNING: CPU|refcount_t' \
-			"$dir/serial.log" | tr -d '\r' ||
+		evidence=$(grep -m1 -E "$KERNEL_COMPLAINT" "$dir/serial.log" | tr -d '\r' ||
 			grep -B1 '^not ok' "$dir/selftest.tap" | grep -m1 -E '^# [a-z_]+:[0-9]+: ' ||
 			tail -1 "$dir/boot.log")
 	fi

@@ -10,8 +10,8 @@
 # The unit first writes ran.json, what this executor found (rig, mode,
 # the kernel and module it would boot), and boots only if that is what
 # the plan expects; scripts/merge.sh checks ran.json against the run's
-# meta.json again.  Then the boot (scripts/boot.sh), the rows its phase
-# makes (trace_rows, pmu_rows, or the fault phase's host-side check),
+# meta.json again.  Then the boot (scripts/boot.sh), the host's step of
+# its phase (scripts/phases.def: trace_rows, pmu_rows or fault-check),
 # the wall time in `seconds`, and `failed` with the status if it failed.
 #   scripts/unit.sh RUN INDEX
 # runs the unit on line INDEX + 1 of RUN/units.list (a Slurm array task).
@@ -31,7 +31,8 @@ executor=scripts/unit.sh
 [ -z "${SLURM_JOB_ID:-}" ] || executor="slurm job $SLURM_JOB_ID${SLURM_ARRAY_TASK_ID:+ task $SLURM_ARRAY_TASK_ID}"
 # A unit run again by make resume counts its attempt and names the
 # sitting (scripts/resume.sh).
-unit_facts_json "$UNIT_KERNEL" "$(phase_flavour "$UNIT_PHASE")" |
+phase_load "$UNIT_PHASE"
+unit_facts_json "$UNIT_KERNEL" "$PHASE_KERNEL" |
 	jq --arg host "$(hostname)" --arg executor "$executor" \
 		--arg started "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --argjson attempt "${UNIT_ATTEMPT:-1}" \
 		--arg sitting "${UNIT_SITTING:-}" '. + $ARGS.named | if .sitting == "" then del(.sitting) else . end' \
@@ -49,29 +50,30 @@ if [ -n "$why" ]; then
 	finish 3 0
 fi
 
-case $UNIT_PHASE in
-pmu) how="timing kernel, icount, 1 vCPU, TCG plugin" ;;
-share) how="timing kernel, tcg thread=$PMU_INTERLEAVE, $PMU_VCPUS vCPUs, TCG plugin" ;;
-*) how="$(phase_flavour "$UNIT_PHASE") kernel, $MODE, $VCPUS vCPU" ;;
-esac
+how="$PHASE_KERNEL kernel, $PHASE_MODE${PHASE_THREADS:+ thread=$PHASE_THREADS}, $PHASE_VCPUS vCPU"
+[ "$PHASE_VCPUS" = 1 ] || how+=s
+[ "$PHASE_PLUGIN" = - ] || how+=", TCG plugin"
 log "$UNIT_LABEL: $UNIT_ARM booting ($how)"
 t=$(date +%s)
 rc=0 check=0
 rm -f "$unit_dir/samples.csv"
 "$RIG_ROOT/scripts/boot.sh" "$UNIT_KERNEL" "$unit_dir" "$UNIT_PHASE" || rc=$?
-# A timing boot's rows get those of its traced pass (made here from the
-# tools' output by trace_rows), a plugin boot's are made from the
-# plugin's records by pmu_rows; a fault boot's rows pass its host-side
-# check.
-if [ "$UNIT_PHASE" = fault ] && [ -s "$unit_dir/samples.csv" ]; then
-	"$RIG_ROOT/scripts/fault-check.sh" "$unit_dir" || check=$?
+# The phase's step on the host (scripts/phases.def's rows), after a boot
+# that succeeded, or one that failed and left rows where the phase keeps
+# them (the fault boot's check then names what broke): trace_rows adds
+# the traced pass's rows from the tools' output, pmu_rows makes the
+# plugin's from its records, fault-check checks the failure-path phase's.
+if [ $rc = 0 ] || { [ "$PHASE_FAILED" = kept ] && [ -s "$unit_dir/samples.csv" ]; }; then
+	case $PHASE_ROWS in
+	trace_rows)
+		"$BUILD_DIR/bin/trace_rows" "$UNIT_ARM" "${unit_dir##*-}" "$TRACE_N" "$unit_dir" \
+			"$(kernel_obj_dir "$UNIT_KERNEL")/System.map" >> "$unit_dir/samples.csv" || check=$? ;;
+	pmu_rows)
+		"$BUILD_DIR/bin/pmu_rows" "$UNIT_ARM" "${unit_dir##*-}" "$unit_dir" \
+			>> "$unit_dir/samples.csv" || check=$? ;;
+	fault-check) "$RIG_ROOT/scripts/fault-check.sh" "$unit_dir" || check=$? ;;
+	esac
 	[ $rc != 0 ] || rc=$check
-elif [ $rc = 0 ] && [ "$UNIT_PHASE" = timing ]; then
-	"$BUILD_DIR/bin/trace_rows" "$UNIT_ARM" "${unit_dir##*-}" "$TRACE_N" "$unit_dir" \
-		"$(kernel_obj_dir "$UNIT_KERNEL")/System.map" >> "$unit_dir/samples.csv" || rc=$?
-elif [ $rc = 0 ]; then
-	"$BUILD_DIR/bin/pmu_rows" "$UNIT_ARM" "${unit_dir##*-}" "$unit_dir" \
-		>> "$unit_dir/samples.csv" || rc=$?
 fi
 t=$(( $(date +%s) - t ))
 if [ $rc = 0 ]; then

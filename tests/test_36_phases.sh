@@ -1,0 +1,105 @@
+# shellcheck shell=bash
+# Phases as data (scripts/phases.def): what boot.sh starts for each phase
+# is, argument for argument, tests/boot_commands.txt (the commands boot.sh
+# built before the table: a change to one is a change of what a run
+# measures, made there on purpose), in icount and tcg and, where KVM can
+# be asked for, kvm; every step a phase gives the guest suite is a
+# function of it; and the one pattern of a kernel's complaint
+# (KERNEL_COMPLAINT, scripts/lib.sh) matches every report that boot.sh,
+# fault-check.sh and race-check.sh matched, and no line of a boot that
+# went well.
+. "$(dirname "$0")/lib.sh"
+
+# The rig's own functions, in a subshell; MODE given, so that no KVM is
+# probed.
+rig() { (MODE=icount && . scripts/lib.sh && "$@"); }
+phases=$(rig phase_names)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/bin" "$tmp/build/bin"
+for obj in obj obj-fault; do
+	mkdir -p "$tmp/build/kernels/6.1/stock/$obj/arch/x86/boot"
+	touch "$tmp/build/kernels/6.1/stock/$obj/arch/x86/boot/bzImage"
+done
+touch "$tmp/build/bin/tcg_pmu.so"
+# A QEMU that records its arguments, one per line; kvm_refusal's probe
+# (-S) waits as a usable KVM's stopped guest does.
+cat > "$tmp/bin/qemu-system-x86_64" <<'QEMU'
+#!/bin/bash
+for a; do [ "$a" != -S ] || exec sleep 5; done
+printf '%s\n' "$@" > "$QEMU_ARGS"
+QEMU
+chmod +x "$tmp/bin/qemu-system-x86_64"
+
+modes=(icount tcg)
+# kvm_refusal asks /dev/kvm before QEMU
+[ ! -w /dev/kvm ] || modes+=(kvm)
+for mode in "${modes[@]}"; do
+	case $mode in
+	icount) settings=(MODE=icount) ;;
+	tcg) settings=(MODE=tcg VCPUS=3 PMU_VCPUS=5 PMU_INTERLEAVE=multi GUEST_MEM=512) ;;
+	kvm) settings=(MODE=kvm VCPUS=2 PMU_VCPUS=6) ;;
+	esac
+	for phase in $phases; do
+		dir=$tmp/boot-$mode-$phase
+		mkdir -p "$dir"
+		touch "$dir/suite.env"
+		rm -f "$tmp/args"
+		(cd "$tmp" && env -u VARIANTS PATH="$tmp/bin:$PATH" QEMU_ARGS="$tmp/args" BUILD_DIR="$tmp/build" \
+			"${settings[@]}" "$RIG_ROOT/scripts/boot.sh" stock "$dir" "$phase") > "$tmp/out" 2>&1 || true
+		[ -s "$tmp/args" ] || fail "boot.sh did not start QEMU for $phase in $mode: $(cat "$tmp/out")"
+		echo "== ${settings[*]} boot.sh stock BOOT $phase"
+		sed -e "s|$dir|@BOOT_DIR@|g" -e "s|$tmp/build|@BUILD_DIR@|g" -e "s|$RIG_ROOT|@RIG_ROOT@|g" "$tmp/args"
+	done
+done > "$tmp/got"
+awk -v modes=" ${modes[*]} " '/^== / { split($2, m, "="); on = index(modes, " " m[2] " ") > 0 } on' \
+	tests/boot_commands.txt > "$tmp/want"
+diff -u --label tests/boot_commands.txt --label "as boot.sh builds them" "$tmp/want" "$tmp/got" ||
+	fail "boot.sh's QEMU command lines differ from tests/boot_commands.txt (above)"
+echo "boot.sh's command lines as tests/boot_commands.txt has them: $(grep -c '^== ' "$tmp/got") boots (modes ${modes[*]})"
+
+functions=$(sed -n 's/^\([a-z_]*\)() {.*/\1/p' guest-init/suite)
+suite_steps() { phase_load "$1" && echo "$PHASE_SUITE"; }
+for phase in $phases; do
+	IFS=, read -r -a words <<< "$(rig suite_steps "$phase")"
+	for step in "${words[@]}"; do
+		read -r step _ <<< "$step"
+		grep -qx -- "$step" <<< "$functions" ||
+			fail "phase $phase: step '$step' is no function of guest-init/suite"
+	done
+done
+echo "every phase's steps are functions of guest-init/suite"
+
+# Each line a report that at least one of the three callers matched
+# before (KASAN, KFENCE and slub_debug reports, oopses, general protection
+# faults of 6.1 and 6.12, WARN()s, refcount_t, lockdep, a panic); then
+# lines of boots that went well.
+complaints='BUG: KASAN: slab-use-after-free in cdev_put+0x1c/0x40
+BUG: KFENCE: use-after-free read in kobj_lookup+0x51/0x1d0
+BUG: kernel NULL pointer dereference, address: 0000000000000008
+BUG kmalloc-64 (Not tainted): Poison overwritten
+BUG kmalloc-128 (Tainted: G           O      ): Object corrupt
+Oops: 0002 [#1] SMP
+general protection fault, probably for non-canonical address 0x6b6b6b6b6b6b6b6b: 0000 [#1] SMP
+Oops: general protection fault, probably for non-canonical address 0x6b6b6b6b6b6b6b6b: 0000 [#1] SMP
+WARNING: CPU: 1 PID: 77 at lib/refcount.c:28 refcount_warn_saturate+0x9c/0x110
+refcount_t: underflow; use-after-free.
+WARNING: possible circular locking dependency detected
+Kernel panic - not syncing: Fatal exception'
+fine='cdevbench-suite: step fault_phase
+FAULT_INJECTION: forcing a failure.
+kmemleak: Kernel memory leak detector initialized (mem pool available: 15732)
+ok 12 cdev_del_while_open
+Run /home/rig/guest-init/init as init process'
+pattern=$(rig eval 'echo "$KERNEL_COMPLAINT"')
+missed=$(grep -vE -- "$pattern" <<< "$complaints" || true)
+[ -z "$missed" ] || fail "KERNEL_COMPLAINT misses: $missed"
+wrong=$(grep -E -- "$pattern" <<< "$fine" || true)
+[ -z "$wrong" ] || fail "KERNEL_COMPLAINT matches a boot that went well: $wrong"
+for script in boot.sh fault-check.sh race-check.sh; do
+	grep -q 'KERNEL_COMPLAINT' "scripts/$script" || fail "scripts/$script does not use KERNEL_COMPLAINT"
+done
+spelled=$(grep -lE 'BUG: |WARNING: ' scripts/*.sh | grep -vx scripts/lib.sh || true)
+[ -z "$spelled" ] || fail "a complaint spelled outside scripts/lib.sh's KERNEL_COMPLAINT: $spelled"
+echo "KERNEL_COMPLAINT: $(wc -l <<< "$complaints") reports matched, $(wc -l <<< "$fine") lines of good boots not"
