@@ -291,53 +291,93 @@ static void format_move(char *buf, size_t size, const struct kind_change *k)
 
 /* One line per count and operation, at most max_lines, each wrapped:
  * "locks per cached open: cdev_lock 1 -> 0". */
+/* Line k[i..j) of the changes (one "line", such as "locks per cached
+ * open"), as a paragraph after INDENT. */
+static void print_kind_line(FILE *scr, const struct kind_change *k, size_t i, size_t j,
+			    const char *indent, const char *prefix)
+{
+	char move[112];
+	struct paragraph line;
+	FILE *out;
+	size_t m;
+	int same = 1;
+
+	for (m = i; m < j; m++)
+		same &= k[m].from_lo == k[i].from_lo && k[m].from_hi == k[i].from_hi &&
+			k[m].to_lo == k[i].to_lo && k[m].to_hi == k[i].to_hi;
+	out = paragraph_begin(&line, scr, 78, indent, "    ");
+	fprintf(out, "%s%s:", prefix, k[i].line);
+	format_move(move, sizeof(move), &k[i]);
+	/* counts of a param each (kernfs nodes at each N) that all moved
+	 * alike: the move once, then where */
+	if (same && j - i > 1 && strchr(k[i].item, '=')) {
+		fprintf(out, " %s at", move);
+		for (m = i; m < j; m++)
+			fprintf(out, "%s %s", m > i ? "," : "", k[m].item);
+	} else {
+		int same_sites = 1;
+
+		for (m = i; m < j; m++)
+			same_sites &= !strcmp(k[m].sites, k[i].sites);
+		for (m = i; m < j; m++) {
+			format_move(move, sizeof(move), &k[m]);
+			fprintf(out, "%s%s%s %s", m > i ? "," : "", k[m].item[0] ? " " : "",
+				k[m].item, move);
+			if (k[m].sites[0] && (!same_sites || m == j - 1))
+				fprintf(out, "; %s", k[m].sites);
+		}
+	}
+	paragraph_end(&line);
+}
+
+/* The end of the line that starts at k[i]. */
+static size_t kind_line_end(const struct kind_change *k, size_t nk, size_t i)
+{
+	size_t j;
+
+	for (j = i; j < nk && !strcmp(k[j].line, k[i].line); j++)
+		;
+	return j;
+}
+
 void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
 			size_t max_lines)
 {
 	struct kind_change *k;
-	size_t nk = kind_changes(c, n, variant, &k), i, j, m, lines = 0, hidden = 0;
+	size_t nk = kind_changes(c, n, variant, &k), i, j, lines = 0, hidden = 0;
 
 	for (i = 0; i < nk; i = j) {
-		char move[112];
-		struct paragraph line;
-		FILE *out;
-		int same = 1;
-
-		for (j = i; j < nk && !strcmp(k[j].line, k[i].line); j++)
-			same &= k[j].from_lo == k[i].from_lo && k[j].from_hi == k[i].from_hi &&
-				k[j].to_lo == k[i].to_lo && k[j].to_hi == k[i].to_hi;
+		j = kind_line_end(k, nk, i);
 		if (lines == max_lines) {
 			hidden++;
 			continue;
 		}
 		if (!lines++)
 			fprintf(scr, "  changed in kind (whole counts per operation, on every boot):\n");
-		out = paragraph_begin(&line, scr, 78, "    ", "    ");
-		fprintf(out, "%s:", k[i].line);
-		format_move(move, sizeof(move), &k[i]);
-		/* counts of a param each (kernfs nodes at each N) that all
-		 * moved alike: the move once, then where */
-		if (same && j - i > 1 && strchr(k[i].item, '=')) {
-			fprintf(out, " %s at", move);
-			for (m = i; m < j; m++)
-				fprintf(out, "%s %s", m > i ? "," : "", k[m].item);
-		} else {
-			int same_sites = 1;
-
-			for (m = i; m < j; m++)
-				same_sites &= !strcmp(k[m].sites, k[i].sites);
-			for (m = i; m < j; m++) {
-				format_move(move, sizeof(move), &k[m]);
-				fprintf(out, "%s%s%s %s", m > i ? "," : "", k[m].item[0] ? " " : "",
-					k[m].item, move);
-				if (k[m].sites[0] && (!same_sites || m == j - 1))
-					fprintf(out, "; %s", k[m].sites);
-			}
-		}
-		paragraph_end(&line);
+		print_kind_line(scr, k, i, j, "    ", "");
 	}
 	if (hidden)
 		fprintf(scr, "    %zu more line%s of changed counts (Lock census, Shared cache lines below)\n",
 			hidden, hidden == 1 ? "" : "s");
 	free(k);
+}
+
+size_t print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,
+			       const char *variant)
+{
+	struct kind_change *k;
+	size_t nk = kind_changes(c, n, variant, &k), i, lines = 0;
+	char prefix[128];
+
+	if (nk) {
+		for (i = 0; i < nk; i = kind_line_end(k, nk, i))
+			lines++;
+		snprintf(prefix, sizeof(prefix), "%s, ", variant);
+		print_kind_line(scr, k, 0, kind_line_end(k, nk, 0), "  ", prefix);
+		if (lines > 1)
+			fprintf(scr, "    and %zu more line%s in its block\n", lines - 1,
+				lines == 2 ? "" : "s");
+	}
+	free(k);
+	return nk;
 }

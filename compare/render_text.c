@@ -815,6 +815,24 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 	fprintf(scr, "\n");
 }
 
+/* Each variant's first change in kind, under a heading, where any has one. */
+static void print_first_kind_changes(const struct comparison *c, size_t n)
+{
+	char *text = NULL;
+	size_t len = 0, i, changes = 0;
+	FILE *scr = xmemstream(&text, &len);
+
+	for (i = 0; i < in->nvariants; i++)
+		if (strcmp(in->variants[i], opt.baseline) &&
+		    !(aa_arm && !strcmp(in->variants[i], aa_arm)) && !is_walk_prefix(in->variants[i]))
+			changes += print_first_kind_change(scr, c, n, in->variants[i]);
+	fclose(scr);
+	if (changes)
+		printf("Changed in kind (whole counts per operation, on every boot), each\nvariant's first:\n%s\n",
+		       text);
+	free(text);
+}
+
 /* The first screen: what was run, the rule, the A/A control, the matrix
  * of headline verdicts, per walk which patch changed what, and per
  * variant what changed.  report.txt's fits SCREEN_LINES: where the walks'
@@ -938,9 +956,13 @@ void print_summary(const struct comparison *c, size_t n, int md)
 	fputs(screen, stdout);
 	fputs(walks, stdout);
 	/* too many variants for their blocks, even of one change each: the
-	 * matrix and the walks are the first screen, the blocks follow */
-	if (!md && count_lines(screen) + count_lines(walks) + count_lines(blocks) > SCREEN_LINES)
+	 * matrix, the walks and each variant's first change in kind (what
+	 * a patch that takes a lock off a path did, where the matrix says
+	 * "same") are the first screen, the blocks follow */
+	if (!md && count_lines(screen) + count_lines(walks) + count_lines(blocks) > SCREEN_LINES) {
+		print_first_kind_changes(c, n);
 		printf("%s\n\n", BELOW_FIRST_SCREEN);
+	}
 	fputs(blocks, stdout);
 	free(screen);
 	free(walks);
