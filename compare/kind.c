@@ -363,7 +363,7 @@ void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const c
 }
 
 size_t print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,
-			       const char *variant)
+			       const char *variant, int more)
 {
 	struct kind_change *k;
 	size_t nk = kind_changes(c, n, variant, &k), i, lines = 0;
@@ -374,7 +374,7 @@ size_t print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,
 			lines++;
 		snprintf(prefix, sizeof(prefix), "%s, ", variant);
 		print_kind_line(scr, k, 0, kind_line_end(k, nk, 0), "  ", prefix);
-		if (lines > 1)
+		if (more && lines > 1)
 			fprintf(scr, "    and %zu more line%s in its block\n", lines - 1,
 				lines == 2 ? "" : "s");
 	}

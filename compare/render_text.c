@@ -815,21 +815,49 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 	fprintf(scr, "\n");
 }
 
-/* Each variant's first change in kind, under a heading, where any has one. */
-static void print_first_kind_changes(const struct comparison *c, size_t n)
+/* Each variant's first change in kind, under a heading, where any has
+ * one, in at most @room lines: without "and N more" where that would not
+ * fit, then with as many variants as fit and the others named. */
+static void print_first_kind_changes(const struct comparison *c, size_t n, size_t room)
 {
-	char *text = NULL;
-	size_t len = 0, i, changes = 0;
-	FILE *scr = xmemstream(&text, &len);
+	char *text = NULL, *one = NULL;
+	size_t len = 0, one_len, i, changes, shown, left;
+	int more;
+	FILE *scr, *var;
 
-	for (i = 0; i < in->nvariants; i++)
-		if (strcmp(in->variants[i], opt.baseline) &&
-		    !(aa_arm && !strcmp(in->variants[i], aa_arm)) && !is_walk_prefix(in->variants[i]))
-			changes += print_first_kind_change(scr, c, n, in->variants[i]);
-	fclose(scr);
-	if (changes)
-		printf("Changed in kind (whole counts per operation, on every boot), each\nvariant's first:\n%s\n",
-		       text);
+	for (more = 1; more >= 0; more--) {
+		free(text);
+		text = NULL;
+		scr = xmemstream(&text, &len);
+		fprintf(scr, "Changed in kind (whole counts per operation, on every boot), each\nvariant's first:\n");
+		changes = shown = left = 0;
+		for (i = 0; i < in->nvariants; i++) {
+			if (!strcmp(in->variants[i], opt.baseline) ||
+			    (aa_arm && !strcmp(in->variants[i], aa_arm)) || is_walk_prefix(in->variants[i]))
+				continue;
+			var = xmemstream(&one, &one_len);
+			changes += print_first_kind_change(var, c, n, in->variants[i], more);
+			fclose(var);
+			/* the last line left for the others' names */
+			if (one_len && (fflush(scr), count_lines(text) + count_lines(one) + 2 > room)) {
+				left++;
+			} else {
+				fputs(one, scr);
+				shown += one_len > 0;
+			}
+			free(one);
+			one = NULL;
+		}
+		if (left)
+			fprintf(scr, "  and %zu other variant%s' in their blocks\n", left,
+				left == 1 ? "" : "s");
+		fprintf(scr, "\n");
+		fclose(scr);
+		if (!left)
+			break;
+	}
+	if (changes && shown)
+		fputs(text, stdout);
 	free(text);
 }
 
@@ -960,7 +988,9 @@ void print_summary(const struct comparison *c, size_t n, int md)
 	 * a patch that takes a lock off a path did, where the matrix says
 	 * "same") are the first screen, the blocks follow */
 	if (!md && count_lines(screen) + count_lines(walks) + count_lines(blocks) > SCREEN_LINES) {
-		print_first_kind_changes(c, n);
+		/* room for it, and for BELOW_FIRST_SCREEN */
+		i = count_lines(screen) + count_lines(walks) + 2;
+		print_first_kind_changes(c, n, SCREEN_LINES > i ? SCREEN_LINES - i : 0);
 		printf("%s\n\n", BELOW_FIRST_SCREEN);
 	}
 	fputs(blocks, stdout);
