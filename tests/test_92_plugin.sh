@@ -74,14 +74,20 @@ for group in $groups; do
 done
 echo "instructions: within 1% of the icount time of the same windows (medians of repetitions; largest single $(awk '{ v = $3 < 0 ? -$3 : $3; if (v > m) m = v } END { print m }' <<< "$gaps")%)"
 
-for spec in shared_lines_per_op:lockstep transfers_per_op:free; do
-	values=$(value_rows "${spec%:*}" "bench=pingpong,threads=2,sched=${spec#*:}")
-	[ -n "$values" ] || fail "pingpong: no ${spec%:*} rows (sched=${spec#*:})"
-	for v in $values; do
-		within "$v" 1 0.05 || fail "pingpong: $v ${spec%:*}, want 1"
-	done
+# Lines shared in lockstep repeat exactly: each repetition.  Transfers
+# run free, outside icount: a timer tick by the host's clock or a
+# migration now and then adds one (a repetition of CI's read 1.060), so
+# their median.
+values=$(value_rows shared_lines_per_op "bench=pingpong,threads=2,sched=lockstep")
+[ -n "$values" ] || fail "pingpong: no shared_lines_per_op rows (sched=lockstep)"
+for v in $values; do
+	within "$v" 1 0.05 || fail "pingpong: $v shared_lines_per_op, want 1"
 done
-echo "calibration: pingpong shares one line and moves it once per operation"
+values=$(value_rows transfers_per_op "bench=pingpong,threads=2,sched=free")
+[ -n "$values" ] || fail "pingpong: no transfers_per_op rows (sched=free)"
+v=$(median <<< "$values")
+within "$v" 1 0.05 || fail "pingpong: $v transfers_per_op (median of $(echo $values)), want 1"
+echo "calibration: pingpong shares one line and moves it once per operation (transfers: median $v, largest $(sort -g <<< "$values" | tail -1))"
 
 multi=$(mktemp -d)/share-1
 trap 'rm -rf "$(dirname "$multi")"' EXIT
