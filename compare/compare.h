@@ -176,10 +176,9 @@ size_t kind_changes(const struct comparison *c, size_t n, const char *variant,
 void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
 			size_t max_lines);
 /* The first line of @variant's changes in kind, named, and with @more
- * how many more its block has; returns the changes, 0 where none
- * (nothing printed). */
-size_t print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,
-			       const char *variant, int more);
+ * how many more its block has; nothing where it has none. */
+void print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,
+			     const char *variant, int more);
 
 /* walk.c: the walks of a run (make bench WALK=1, meta.json's walks),
  * each step against the one before.  A walk's steps are 1 to N, the

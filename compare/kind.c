@@ -362,8 +362,8 @@ void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const c
 	free(k);
 }
 
-size_t print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,
-			       const char *variant, int more)
+void print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,
+			     const char *variant, int more)
 {
 	struct kind_change *k;
 	size_t nk = kind_changes(c, n, variant, &k), i, lines = 0;
@@ -379,5 +379,4 @@ size_t print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,
 				lines == 2 ? "" : "s");
 	}
 	free(k);
-	return nk;
 }

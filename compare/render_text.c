@@ -402,6 +402,15 @@ static void print_sittings(FILE *out)
 
 /* The variants' blocks of the first screen, each with at most
  * max_changes lines of changes; then the comparisons a side is missing. */
+/* A variant the first screen reports on: a column of the matrix, a
+ * block; not the baseline, the A/A arm or a walk's prefix (its steps
+ * are in its walk's block). */
+static int is_reported(const char *variant)
+{
+	return strcmp(variant, opt.baseline) && !(aa_arm && !strcmp(variant, aa_arm)) &&
+	       !is_walk_prefix(variant);
+}
+
 static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t max_changes,
 			   size_t max_kind)
 {
@@ -410,8 +419,7 @@ static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t
 	FILE *scr = xmemstream(&text, &len);
 
 	for (i = 0; i < in->nvariants; i++) {
-		if (!strcmp(in->variants[i], opt.baseline) ||
-		    (aa_arm && !strcmp(in->variants[i], aa_arm)) || is_walk_prefix(in->variants[i]))
+		if (!is_reported(in->variants[i]))
 			continue;
 		print_variant_heading(scr, in->variants[i], md);
 		if (md)
@@ -760,10 +768,8 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 	size_t ncols = 0, i, j, k, from, len;
 	char cell[64], row[512];
 
-	/* a walk's prefixes are its steps, in its block */
 	for (i = 0; i < in->nvariants && ncols < 64; i++)
-		if (strcmp(in->variants[i], opt.baseline) &&
-		    !(aa_arm && !strcmp(in->variants[i], aa_arm)) && !is_walk_prefix(in->variants[i]))
+		if (is_reported(in->variants[i]))
 			cols[ncols++] = in->variants[i];
 	if (!ncols)
 		return;
@@ -821,7 +827,7 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 static void print_first_kind_changes(const struct comparison *c, size_t n, size_t room)
 {
 	char *text = NULL, *one = NULL;
-	size_t len = 0, one_len, i, changes, shown, left;
+	size_t len = 0, one_len, i, shown, left;
 	int more;
 	FILE *scr, *var;
 
@@ -830,33 +836,33 @@ static void print_first_kind_changes(const struct comparison *c, size_t n, size_
 		text = NULL;
 		scr = xmemstream(&text, &len);
 		fprintf(scr, "Changed in kind (whole counts per operation, on every boot), each\nvariant's first:\n");
-		changes = shown = left = 0;
+		shown = left = 0;
 		for (i = 0; i < in->nvariants; i++) {
-			if (!strcmp(in->variants[i], opt.baseline) ||
-			    (aa_arm && !strcmp(in->variants[i], aa_arm)) || is_walk_prefix(in->variants[i]))
+			if (!is_reported(in->variants[i]))
 				continue;
 			var = xmemstream(&one, &one_len);
-			changes += print_first_kind_change(var, c, n, in->variants[i], more);
+			print_first_kind_change(var, c, n, in->variants[i], more);
 			fclose(var);
-			/* the last line left for the others' names */
-			if (one_len && (fflush(scr), count_lines(text) + count_lines(one) + 2 > room)) {
+			fflush(scr);
+			/* a line kept for the others' count, one for the blank */
+			if (one_len && count_lines(text) + count_lines(one) + 2 > room) {
 				left++;
-			} else {
+			} else if (one_len) {
 				fputs(one, scr);
-				shown += one_len > 0;
+				shown++;
 			}
 			free(one);
 			one = NULL;
 		}
 		if (left)
-			fprintf(scr, "  and %zu other variant%s' in their blocks\n", left,
-				left == 1 ? "" : "s");
+			fprintf(scr, left == 1 ? "  and 1 other variant's in its block\n" :
+				     "  and %zu other variants' in their blocks\n", left);
 		fprintf(scr, "\n");
 		fclose(scr);
 		if (!left)
 			break;
 	}
-	if (changes && shown)
+	if (shown)
 		fputs(text, stdout);
 	free(text);
 }
