@@ -24,8 +24,9 @@ die() {
 # minute.
 every_minute() {
 	# jobs -p, not the sleep's $!: a TERM between the sleep's start and
-	# an assignment of $! would leave it running
-	trap 'kill $(jobs -p) 2> /dev/null; exit 0' TERM
+	# an assignment of $! would leave it running; wait, so that the sleep
+	# has let go of the caller's files when this returns
+	trap 'kill $(jobs -p) 2> /dev/null; wait; exit 0' TERM
 	while sleep 60 & wait $!; do "$@"; done
 }
 
