@@ -61,15 +61,23 @@ echo "boot.sh's command lines as tests/boot_commands.txt has them: $(grep -c '^=
 
 functions=$(sed -n 's/^\([a-z_]*\)() {.*/\1/p' guest-init/suite)
 suite_steps() { phase_load "$1" && echo "$PHASE_SUITE"; }
-for phase in $phases; do
-	IFS=, read -r -a words <<< "$(rig suite_steps "$phase")"
+# check_steps PHASE STEPS: each of a phase's steps (comma-separated,
+# each a word and its arguments) is a function of the guest's suite
+check_steps() {
+	local words step
+	IFS=, read -r -a words <<< "$2"
 	for step in "${words[@]}"; do
 		read -r step _ <<< "$step"
 		grep -qx -- "$step" <<< "$functions" ||
-			fail "phase $phase: step '$step' is no function of guest-init/suite"
+			fail "phase $1: step '$step' is no function of guest-init/suite"
 	done
+}
+for phase in $phases; do
+	check_steps "$phase" "$(rig suite_steps "$phase")"
 done
 echo "every phase's steps are functions of guest-init/suite"
+expect_fail "a step the suite lacks" "phase timing: step 'no_such_step' is no function" \
+	check_steps timing "$(rig suite_steps timing),no_such_step 1"
 
 # Each line a report that at least one of the three callers matched
 # before (KASAN, KFENCE and slub_debug reports, oopses, general protection

@@ -46,26 +46,38 @@ cat > "$tmp/meta.json" <<JSON
   "scale": {"kernel": "scale", "kernel_release": "6.1-scale", "config_sha256": "aaaa", "series_sha256": "1234", "patches": ["chrdev: wait in the release"], "config_fragment": null} } }
 JSON
 
-$bin/compare "$tmp/samples.csv" > "$tmp/report.txt"
-sed -n '/^scale against stock/,/^$/p' "$tmp/report.txt" | sed '/^All comparisons$/,$d' > "$tmp/block.txt"
-# the block's kind lines (wrapped at 78 columns), a line per operation
-kind=$(sed -n '/changed in kind/,/secondary comparisons/{/^    /p}' "$tmp/block.txt" |
-	sed 's/^    //' | tr '\n' ' ' | sed 's/ waits per /\nwaits per /g; s/ $//')
-for line in 'waits per cdev_del: synchronize_rcu 0 -> 1' \
-	'waits per last close of a deleted cdev: 0 -> 1 at schedule (alloc=embedded), synchronize_rcu (alloc=embedded)' \
-	'waits per exit holding deleted cdevs: schedule (alloc=embedded,files=16) 0 -> 16, synchronize_rcu (alloc=embedded,files=16) 0 -> 16, schedule (alloc=embedded,files=1) 0 -> 1, synchronize_rcu (alloc=embedded,files=1) 0 -> 1'; do
-	grep -qxF "$line" <<< "$kind" || fail "scale's block lacks '$line': $kind"
-done
-! grep -q 'cdev_add\|dynamic' <<< "$kind" ||
-	fail "a stray block, or a wait no variant changed, reads as a change in kind: $kind"
-echo "first screen: $(wc -l <<< "$kind") lines of waits that scale added, as worked out"
+# check_waits DIR: the report of DIR/samples.csv (DIR/meta.json its
+# run's) gives the waits scale added, as worked out, and no others.
+check_waits() {
+	local kind line
+	$bin/compare "$1/samples.csv" > "$1/report.txt"
+	sed -n '/^scale against stock/,/^$/p' "$1/report.txt" | sed '/^All comparisons$/,$d' > "$1/block.txt"
+	# the block's kind lines (wrapped at 78 columns), a line per operation
+	kind=$(sed -n '/changed in kind/,/secondary comparisons/{/^    /p}' "$1/block.txt" |
+		sed 's/^    //' | tr '\n' ' ' | sed 's/ waits per /\nwaits per /g; s/ $//')
+	for line in 'waits per cdev_del: synchronize_rcu 0 -> 1' \
+		'waits per last close of a deleted cdev: 0 -> 1 at schedule (alloc=embedded), synchronize_rcu (alloc=embedded)' \
+		'waits per exit holding deleted cdevs: schedule (alloc=embedded,files=16) 0 -> 16, synchronize_rcu (alloc=embedded,files=16) 0 -> 16, schedule (alloc=embedded,files=1) 0 -> 1, synchronize_rcu (alloc=embedded,files=1) 0 -> 1'; do
+		grep -qxF "$line" <<< "$kind" || fail "scale's block lacks '$line': $kind"
+	done
+	! grep -q 'cdev_add\|dynamic' <<< "$kind" ||
+		fail "a stray block, or a wait no variant changed, reads as a change in kind: $kind"
+	echo "first screen: $(wc -l <<< "$kind") lines of waits that scale added, as worked out"
 
-# the baseline's absent synchronize_rcu rows are 0 in both its boots
-grep -qE '^  alloc=embedded,phase=unplug_close,wait=synchronize_rcu +0 -> 1 +worse$' "$tmp/report.txt" ||
-	fail "the table lacks stock's 0 synchronize_rcu per close: $(grep -F 'phase=unplug_close,wait=synchronize_rcu' "$tmp/report.txt")"
-$bin/compare --format json "$tmp/samples.csv" > "$tmp/compare.json"
-jq -e '[.in_kind[] | select(.variant == "scale" and .line == "waits per exit holding deleted cdevs")]
-	| map([.item, .from, .to]) | index([["synchronize_rcu (alloc=embedded,files=16)", [0, 0], [16, 16]]]) != null' \
-	"$tmp/compare.json" > /dev/null ||
-	fail "compare.json's in_kind lacks the exit's 16 waits: $(jq -c .in_kind "$tmp/compare.json")"
-echo "compare.json: the waits in in_kind"
+	# the baseline's absent synchronize_rcu rows are 0 in both its boots
+	grep -qE '^  alloc=embedded,phase=unplug_close,wait=synchronize_rcu +0 -> 1 +worse$' "$1/report.txt" ||
+		fail "the table lacks stock's 0 synchronize_rcu per close: $(grep -F 'phase=unplug_close,wait=synchronize_rcu' "$1/report.txt")"
+	$bin/compare --format json "$1/samples.csv" > "$1/compare.json"
+	jq -e '[.in_kind[] | select(.variant == "scale" and .line == "waits per exit holding deleted cdevs")]
+		| map([.item, .from, .to]) | index([["synchronize_rcu (alloc=embedded,files=16)", [0, 0], [16, 16]]]) != null' \
+		"$1/compare.json" > /dev/null ||
+		fail "compare.json's in_kind lacks the exit's 16 waits: $(jq -c .in_kind "$1/compare.json")"
+	echo "compare.json: the waits in in_kind"
+}
+check_waits "$tmp"
+
+# The check fails a run whose variant added no wait at cdev_del().
+mkdir "$tmp/broken"
+cp "$tmp/meta.json" "$tmp/broken/"
+grep -v '^scale,.*"phase=del,wait=synchronize_rcu"' "$tmp/samples.csv" > "$tmp/broken/samples.csv"
+expect_fail "no wait at cdev_del" "scale's block lacks 'waits per cdev_del: synchronize_rcu 0 -> 1'" check_waits "$tmp/broken"

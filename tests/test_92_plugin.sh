@@ -45,49 +45,69 @@ within() {
 	awk -v v="$1" -v w="$2" -v t="$3" 'BEGIN { d = v - w; exit !(d <= t && -d <= t) }'
 }
 
-for spec in 16:0:0:0 1024:1:1:0 65536:1:1:1; do
-	IFS=: read -r kib l1 l2 llc <<< "$spec"
-	steps=$((kib * 16))
-	for level in l1d:$l1 l2:$l2 llc:$llc; do
-		values=$(value_rows "${level%:*}_misses_per_op" "bench=pchase,kib=$kib")
-		[ -n "$values" ] || fail "no ${level%:*} misses for pchase kib=$kib"
-		for v in $values; do
-			# |v / steps - want| <= 0.05, as |v - want x steps| <= 0.05 x steps
-			within "$v" "$((${level#*:} * steps))" "$(awk -v s="$steps" 'BEGIN { print 0.05 * s }')" ||
-				fail "pchase kib=$kib: ${level%:*} misses $v per lap of $steps lines, want ${level#*:} per line"
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# check_plugin_run RUN: the run's calibration, instructions and shared
+# lines against what the geometry and the code predict (run again at
+# the end on copies broken on purpose).
+check_plugin_run() {
+	local samples=$1/samples.csv spec kib l1 l2 llc steps level values v gaps groups group g shared plot
+	for spec in 16:0:0:0 1024:1:1:0 65536:1:1:1; do
+		IFS=: read -r kib l1 l2 llc <<< "$spec"
+		steps=$((kib * 16))
+		for level in l1d:$l1 l2:$l2 llc:$llc; do
+			values=$(value_rows "${level%:*}_misses_per_op" "bench=pchase,kib=$kib")
+			[ -n "$values" ] || fail "no ${level%:*} misses for pchase kib=$kib"
+			for v in $values; do
+				# |v / steps - want| <= 0.05, as |v - want x steps| <= 0.05 x steps
+				within "$v" "$((${level#*:} * steps))" "$(awk -v s="$steps" 'BEGIN { print 0.05 * s }')" ||
+					fail "pchase kib=$kib: ${level%:*} misses $v per lap of $steps lines, want ${level#*:} per line"
+			done
 		done
 	done
-done
-echo "calibration: misses per step of a lap as the cache geometry predicts"
+	echo "calibration: misses per step of a lap as the cache geometry predicts"
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-gaps=$(grep ',insns_icount_gap_pct,' "$samples")
-[ "$(wc -l <<< "$gaps")" -ge 10 ] || fail "too few insns_icount_gap_pct rows"
-# variant, param, gap: a line per repetition
-gaps=$(sed -E 's/^([^,]*),[^,]*,[^,]*,"?([^"]*)"?,[^,]*,([^,]*),pct$/\1 \2 \3/' <<< "$gaps")
-groups=$(awk '{ print $1 "|" $2 }' <<< "$gaps" | sort -u)
-[ "$(grep -c '^[a-z][-a-z0-9:]*|bench=' <<< "$groups")" -ge 2 ] ||
-	fail "insns_icount_gap_pct rows not read as variant, param, gap: $(head -3 <<< "$gaps")"
-for group in $groups; do
-	g=$(awk -v v="${group%%|*}" -v p="${group#*|}" '$1 == v && $2 == p { print $3 }' <<< "$gaps" | median)
-	within "$g" 0 1 || fail "${group%%|*} ${group#*|}: the plugin's instructions are $g% off the icount time"
-done
-echo "instructions: within 1% of the icount time of the same windows (medians of repetitions; largest single $(awk '{ v = $3 < 0 ? -$3 : $3; if (v > m) m = v } END { print m }' <<< "$gaps")%)"
+	gaps=$(grep ',insns_icount_gap_pct,' "$samples")
+	[ "$(wc -l <<< "$gaps")" -ge 10 ] || fail "too few insns_icount_gap_pct rows"
+	# variant, param, gap: a line per repetition
+	gaps=$(sed -E 's/^([^,]*),[^,]*,[^,]*,"?([^"]*)"?,[^,]*,([^,]*),pct$/\1 \2 \3/' <<< "$gaps")
+	groups=$(awk '{ print $1 "|" $2 }' <<< "$gaps" | sort -u)
+	[ "$(grep -c '^[a-z][-a-z0-9:]*|bench=' <<< "$groups")" -ge 2 ] ||
+		fail "insns_icount_gap_pct rows not read as variant, param, gap: $(head -3 <<< "$gaps")"
+	for group in $groups; do
+		g=$(awk -v v="${group%%|*}" -v p="${group#*|}" '$1 == v && $2 == p { print $3 }' <<< "$gaps" | median)
+		within "$g" 0 1 || fail "${group%%|*} ${group#*|}: the plugin's instructions are $g% off the icount time"
+	done
+	echo "instructions: within 1% of the icount time of the same windows (medians of repetitions; largest single $(awk '{ v = $3 < 0 ? -$3 : $3; if (v > m) m = v } END { print m }' <<< "$gaps")%)"
 
-# Lines shared in lockstep repeat exactly: each repetition.  Transfers
-# run free, outside icount: a timer tick by the host's clock or a
-# migration now and then adds one (a repetition of CI's read 1.060), so
-# their median.
-values=$(value_rows shared_lines_per_op "bench=pingpong,threads=2,sched=lockstep")
-[ -n "$values" ] || fail "pingpong: no shared_lines_per_op rows (sched=lockstep)"
-for v in $values; do
-	within "$v" 1 0.05 || fail "pingpong: $v shared_lines_per_op, want 1"
-done
-values=$(value_rows transfers_per_op "bench=pingpong,threads=2,sched=free")
-[ -n "$values" ] || fail "pingpong: no transfers_per_op rows (sched=free)"
-v=$(median <<< "$values")
-within "$v" 1 0.05 || fail "pingpong: $v transfers_per_op (median of $(echo $values)), want 1"
-echo "calibration: pingpong shares one line and moves it once per operation (transfers: median $v, largest $(sort -g <<< "$values" | tail -1))"
+	# Lines shared in lockstep repeat exactly: each repetition.  Transfers
+	# run free, outside icount: a timer tick by the host's clock or a
+	# migration now and then adds one (a repetition of CI's read 1.060), so
+	# their median.
+	values=$(value_rows shared_lines_per_op "bench=pingpong,threads=2,sched=lockstep")
+	[ -n "$values" ] || fail "pingpong: no shared_lines_per_op rows (sched=lockstep)"
+	for v in $values; do
+		within "$v" 1 0.05 || fail "pingpong: $v shared_lines_per_op, want 1"
+	done
+	values=$(value_rows transfers_per_op "bench=pingpong,threads=2,sched=free")
+	[ -n "$values" ] || fail "pingpong: no transfers_per_op rows (sched=free)"
+	v=$(median <<< "$values")
+	within "$v" 1 0.05 || fail "pingpong: $v transfers_per_op (median of $(echo $values)), want 1"
+	echo "calibration: pingpong shares one line and moves it once per operation (transfers: median $v, largest $(sort -g <<< "$values" | tail -1))"
+
+	grep -qE '^stock,1,shared_line_per_op,"bench=open_cached,threads=2,sched=lockstep,site=cdev_lock\+0",0,1\.000,count$' \
+		"$samples" || fail "stock's cached opens do not share cdev_lock"
+	grep -q '^cdev-open-scale,1,shared_line_per_op,"bench=open_cached,threads=2,sched=lockstep,site=' "$samples" ||
+		fail "cdev-open-scale's sharing boot lists no shared line of its cached opens"
+	shared=$(lines_matching '^cdev-open-scale,1,shared_line_per_op,.*site=cdev_lock\+' "$samples")
+	[ -z "$shared" ] || fail "cdev-open-scale's cached opens share cdev_lock: $shared"
+	grep -q '^Shared cache lines' "$1/report/report.txt" || fail "the report has no shared-lines section"
+	for plot in cache_misses model_cycles shared_lines; do
+		[ -s "$1/report/$plot.png" ] || fail "no $plot plot"
+	done
+	echo "the report: shared lines by name, cdev_lock on stock only; misses and sharing plotted"
+}
+check_plugin_run "$run"
 
 multi=$(mktemp -d)/share-1
 trap 'rm -rf "$(dirname "$multi")"' EXIT
@@ -110,14 +130,16 @@ awk '$1 == "W" { n++; if ($11 != "-") bad++ } END { exit !n || bad }' "$multi/pm
 	fail "the boot with a thread per vCPU filed transfers: $(grep -m3 ',transfers_per_op,' "$multi/rows.csv")"
 echo "a thread per vCPU: no transfers counted nor filed"
 
-grep -qE '^stock,1,shared_line_per_op,"bench=open_cached,threads=2,sched=lockstep,site=cdev_lock\+0",0,1\.000,count$' \
-	"$samples" || fail "stock's cached opens do not share cdev_lock"
-grep -q '^cdev-open-scale,1,shared_line_per_op,"bench=open_cached,threads=2,sched=lockstep,site=' "$samples" ||
-	fail "cdev-open-scale's sharing boot lists no shared line of its cached opens"
-shared=$(lines_matching '^cdev-open-scale,1,shared_line_per_op,.*site=cdev_lock\+' "$samples")
-[ -z "$shared" ] || fail "cdev-open-scale's cached opens share cdev_lock: $shared"
-grep -q '^Shared cache lines' "$run/report/report.txt" || fail "the report has no shared-lines section"
-for plot in cache_misses model_cycles shared_lines; do
-	[ -s "$run/report/$plot.png" ] || fail "no $plot plot"
-done
-echo "the report: shared lines by name, cdev_lock on stock only; misses and sharing plotted"
+# The checks fail a run that lacks what they check: a copy of this one,
+# broken once per case.
+copy=$(dirname "$multi")/$(basename "$run")
+break_copy() { rm -rf "$copy" && cp -r "$run" "$copy"; }
+break_copy
+sed -i '/^stock,1,shared_lines_per_op,"bench=pingpong,threads=2,sched=lockstep",/d' "$copy/samples.csv"
+expect_fail "no pingpong rows" "pingpong: no shared_lines_per_op rows" check_plugin_run "$copy"
+break_copy
+sed -i '/^cdev-open-scale,1,shared_line_per_op,/d' "$copy/samples.csv"
+expect_fail "no shared lines of cdev-open-scale" "cdev-open-scale's sharing boot lists no shared line" check_plugin_run "$copy"
+break_copy
+sed -i -E 's/^(stock,1,l1d_misses_per_op,"bench=pchase,kib=16",0),[^,]*,/\1,900,/' "$copy/samples.csv"
+expect_fail "an L1D miss in a buffer that fits" "pchase kib=16: l1d misses 900" check_plugin_run "$copy"
