@@ -354,6 +354,8 @@ static void put_numbers(const struct comparison *x)
 	put_number_member("ratio_high", both ? x->hi : NAN);
 	put_number_member("p_value", both ? x->p : NAN);
 	put_member("verdict", x->verdict);
+	/* the report's notion of a change, for scripts (bench.sh's BISECT) */
+	printf(",\"changed\":%s", changed(x) ? "true" : "false");
 	put_member("rule", x->rule);
 }
 

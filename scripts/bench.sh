@@ -277,31 +277,30 @@ mapfile -t units < "$run/units.list"
 # walk's attribution passes over them as over any step without rows.
 # meta.json's bisection has every step decided, and the answer.
 
-# bisect_decide FROM ARM: "VERDICT RATIO FLOOR MIN_EFFECT" of the figure,
+# bisect_decide FROM ARM: "VERDICT CHANGED RATIO FLOOR MIN_EFFECT" of the
+# figure (CHANGED: true where the report counts the verdict a change),
 # ARM's finished timing boots against FROM's, as compare decides it; ARM
 # "failed" where one of its boots failed, nothing where the run has no
 # such comparison.
 bisect_decide() {
-	local tmp u
+	local tmp u finished=()
+	while read -r u; do
+		if [ "$(unit_state "$run/$u")" = finished ]; then
+			finished+=("$run/$u")
+		elif [ "${u%%/*}" = "$2" ]; then
+			echo failed
+			return
+		fi
+	done < <(awk -v a="$1/$timing_folder-" -v b="$2/$timing_folder-" 'index($0, a) == 1 || index($0, b) == 1' "$run/units.list")
 	tmp=$(mktemp -d)
 	cp "$run/meta.json" "$tmp/"
-	"$BUILD_DIR/bin/rows" header > "$tmp/samples.csv"
-	while read -r u; do
-		if [ "$(unit_state "$run/$u")" != finished ]; then
-			[ "${u%%/*}" != "$2" ] || { rm -rf "$tmp"; echo failed; return; }
-			continue
-		fi
-		tail -n +2 "$run/$u/samples.csv" >> "$tmp/samples.csv"
-	done < <(awk -v a="$1/$timing_folder-" -v b="$2/$timing_folder-" 'index($0, a) == 1 || index($0, b) == 1' "$run/units.list")
+	join_rows "$tmp/samples.csv" "${finished[@]}"
 	"$BUILD_DIR/bin/compare" --baseline "$1" --format json "$tmp/samples.csv" |
 		jq -r --arg m "${BISECT% *}" --arg p "${BISECT#* }" --arg v "$2" '. as $r | .comparisons[] |
 			select(.metric == $m and .param == $p and .variant == $v) |
-			"\(.verdict) \(.ratio) \(.floor // 0) \($r.min_effect)"'
+			"\(.verdict) \(.changed) \(.ratio) \(.floor // 0) \($r.min_effect)"'
 	rm -rf "$tmp"
 }
-
-# changed VERDICT: a verdict the report counts as a change
-changed() { case $1 in better | worse | higher | lower) return 0 ;; esac; return 1; }
 
 # bisect_step LO HI: the step to boot between LO and HI, nearest their
 # middle, neither tried nor left out of the walk; nothing when none is.
@@ -321,14 +320,14 @@ bisect_record() {
 }
 
 bisect() {
-	local whole=${walks[0]} from total verdict ratio floor min_effect per_step lo hi mid b
+	local whole=${walks[0]} from total total_changed verdict changed ratio floor min_effect per_step lo hi mid b
 	local steps=() tried=() decided=() timing_folder
 	phase_load timing
 	timing_folder=$PHASE_FOLDER
 	from=${walk_from[$whole]}
 	read -r -a steps <<< "$from ${walk_steps[$whole]}"	# steps[k]: step k's arm
 	lo=0 hi=$(( ${#steps[@]} - 1 ))
-	read -r total ratio floor min_effect <<< "$(bisect_decide "$from" "$whole")"
+	read -r total total_changed ratio floor min_effect <<< "$(bisect_decide "$from" "$whole")"
 	[ -n "$total" ] ||
 		die "BISECT=$BISECT: the run has no comparison of ${BISECT% *} at '${BISECT#* }' ($whole against $from); give the param as compare.csv names it"
 	[ "$total" != failed ] || die "BISECT: a boot of $whole, the whole series, failed: nothing to bisect"
@@ -343,23 +342,23 @@ bisect() {
 		'BEGIN { d = r - 1; if (d < 0) d = -d; exit !(d >= 4 * (f > e ? f : e)) }'; then
 		per_step=1
 	fi
-	log "bisect: ${BISECT% *} at ${BISECT#* }, $whole against $from: $total (ratio $ratio)$(changed "$total" &&
+	log "bisect: ${BISECT% *} at ${BISECT#* }, $whole against $from: $total (ratio $ratio)$($total_changed &&
 		echo "; $per_step boot(s) a step" || echo ": nothing to bisect")"
-	if changed "$total"; then
+	if $total_changed; then
 		while mid=$(bisect_step "$lo" "$hi") && [ -n "$mid" ]; do
 			tried+=("$mid")
 			for ((b = 1; b <= per_step; b++)); do
 				plan_unit "${steps[mid]}" timing "${steps[mid]}/$timing_folder-$b" "bisect: step $mid, boot $b/$per_step"
 				"$RIG_ROOT/scripts/unit.sh" "$run/${steps[mid]}/$timing_folder-$b" || true
 			done
-			read -r verdict ratio _ <<< "$(bisect_decide "$from" "${steps[mid]}")"
+			read -r verdict changed ratio _ <<< "$(bisect_decide "$from" "${steps[mid]}")"
 			if [ "$verdict" = failed ]; then
 				log "bisect: step $mid (${steps[mid]}) failed a boot: not bisectable, the search goes on without it"
 				continue
 			fi
 			decided+=("$(bisect_record "$mid" "$verdict" "$ratio")")
 			log "bisect: step $mid (${steps[mid]}) against $from: $verdict (ratio $ratio)"
-			if changed "$verdict"; then hi=$mid; else lo=$mid; fi
+			if $changed; then hi=$mid; else lo=$mid; fi
 		done
 		log "bisect: first changed at step $hi (${steps[hi]})$([ $((hi - lo)) = 1 ] ||
 			echo " or before it, after step $lo: the steps between are not bisectable"); ${#tried[@]} of $(( ${#steps[@]} - 2 )) prefixes booted"
@@ -367,8 +366,8 @@ bisect() {
 	meta_set_bisection "$run" "$(jq -n --arg metric "${BISECT% *}" --arg param "${BISECT#* }" \
 		--arg walk "$whole" --argjson boots_per_step "$per_step" \
 		--argjson steps "$(printf '%s\n' "${decided[@]}" | jq -s 'sort_by(.step)')" \
-		--argjson first_changed "$(changed "$total" && echo "$hi" || echo null)" \
-		--argjson last_same "$(changed "$total" && echo "$lo" || echo null)" '$ARGS.named')"
+		--argjson first_changed "$($total_changed && echo "$hi" || echo null)" \
+		--argjson last_same "$($total_changed && echo "$lo" || echo null)" '$ARGS.named')"
 }
 
 log "step 2/3: run $run_id: ${booted_arms[*]} x $BOOTS boots${BISECT:+, then the prefixes a bisection of $BISECT needs}, mode $MODE, N in {$SWEEP_N}${BENCHES:+, benchmarks $BENCHES only}, $REPS reps, ${#units[@]} units, executor $EXECUTOR"

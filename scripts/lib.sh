@@ -686,6 +686,17 @@ unit_facts_json() {	# unit_facts_json KERNEL FLAVOUR
 # Its words as a JSON array of strings, [] for none.
 json_array() { jq -cn '$ARGS.positional' --args "$@"; }
 
+# join_rows OUT UNIT_DIR...: the units' rows (their samples.csv, a unit
+# without rows passed over) under one header, in the order given.
+join_rows() {
+	local out=$1 dir
+	shift
+	"$BUILD_DIR/bin/rows" header > "$out"
+	for dir; do
+		[ ! -s "$dir/samples.csv" ] || tail -n +2 "$dir/samples.csv" >> "$out"
+	done
+}
+
 # A unit's state, from its folder: finished (and did not fail),
 # failed, or missing (it never ran, or did not finish).
 unit_state() {

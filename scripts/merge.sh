@@ -75,14 +75,14 @@ fail_run() {
 [ ${#refused[@]} = 0 ] || fail_run "units refused, they did not run what the run planned: $(printf '%s; ' "${refused[@]}")"
 [ ${#missing[@]} = 0 ] || fail_run "units that did not run or did not finish (no ran.json or seconds): ${missing[*]}"
 
-"$BUILD_DIR/bin/rows" header > "$run/samples.csv.tmp"
+joined=()
 for u in "${units[@]}"; do
-	dir=$run/$u
 	[ -z "${not_bisectable[${u%%/*}]:-}" ] || continue
 	if [ "${state[$u]}" = finished ] || [ "${failed_rows[$u]}" = kept ]; then
-		[ ! -s "$dir/samples.csv" ] || tail -n +2 "$dir/samples.csv" >> "$run/samples.csv.tmp"
+		joined+=("$run/$u")
 	fi
 done
+join_rows "$run/samples.csv.tmp" "${joined[@]}"
 mv "$run/samples.csv.tmp" "$run/samples.csv"
 
 # The run's profile: every boot's steps summed per phase and step, the
