@@ -8,6 +8,13 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# gnuplot, less the warning it gives where a panel's every value is the
+# same (a ratio of exactly 1 in icount): it widens the axis to 1 -/+ 1%,
+# as it should, and says so once per panel.
+gnuplot() {
+	{ command gnuplot "$@" 2>&1 1>&3 3>&- | sed '/^Warning: empty y range \[\(.*\):\1\], adjusting to/d' >&2; } 3>&1
+}
+
 run=$(cd "$RUN" 2> /dev/null && pwd -P) || die "no run at $RUN: run 'make bench' or set RUN"
 [ -f "$run/samples.csv" ] || die "$run has no samples.csv"
 compare=$BUILD_DIR/bin/compare
