@@ -19,13 +19,15 @@ die() {
 }
 
 # Progress on a long step: `every_minute CMD... &`, killed by the caller
-# when the step ends.  Its sleep goes with it: left behind, it would hold
-# the files the caller had open (make bench's results lock) for up to a
-# minute.
+# when the step ends.  Its sleep goes with it, on that TERM, on Ctrl-C's
+# INT (which the sleep itself ignores, as a script's background command
+# does) and on a closed terminal's HUP: left behind, it would hold the
+# files the caller had open (make bench's results lock) for up to a
+# minute, and the next make bench would be refused.
 every_minute() {
 	# jobs -p, not the sleep's $!: a TERM between the sleep's start and
 	# an assignment of $! would leave it running
-	trap 'kill $(jobs -p) 2> /dev/null; exit 0' TERM
+	trap 'kill $(jobs -p) 2> /dev/null; exit 0' TERM INT HUP
 	while sleep 60 & wait $!; do "$@"; done
 }
 
