@@ -9,6 +9,9 @@ set -euo pipefail
 
 # Every setting has its value and has been checked (scripts/settings.def).
 RESULTS_DIR=$(mkdir -p "$RESULTS_DIR" && cd "$RESULTS_DIR" && pwd)
+# A full disk is refused before the kernels are built.
+why=$(write_refusal "$RESULTS_DIR")
+[ -z "$why" ] || die "RESULTS_DIR: $why"
 read -r -a variants <<< "$VARIANTS"
 read -r -a bases <<< "$BASES"
 # A bisection (BISECT, docs/walk.md) is a walk of one series, on this
@@ -107,7 +110,7 @@ fi
 
 # Two runs on one results folder would race for 'latest': refuse the second.
 exec 9> "$RESULTS_DIR/.lock"
-flock -n 9 || die "another 'make bench' is using $RESULTS_DIR; wait for it or set RESULTS_DIR"
+flock -n 9 || die "another 'make bench' or a 'make resume' is using $RESULTS_DIR; wait for it or set RESULTS_DIR"
 
 log "step 1/3: kernels (${flavours[*]}) for ${variants[*]}${walks[*]:+ and the prefixes of their walks} on ${bases[*]}"
 minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }

@@ -6,7 +6,9 @@
 # BOOT_DIR must hold suite.env; it receives serial.log, the suite's output,
 # exit-status and steps.tsv (the boot's profile, below).  The host root is shared read-only over 9p, BOOT_DIR
 # writable.  Exits with the suite's status; 124 on a hang (per-boot
-# timeout), 125 on a panic or a guest that gave no status.
+# timeout), 125 on a panic or a guest that gave no status, 128 + N where
+# QEMU was killed by signal N from outside the rig (the OOM killer, a
+# kill), whose name it writes in BOOT_DIR/qemu-signal.
 # Settings used (scripts/settings.def): GUEST_MEM, BOOT_TIMEOUT, and those
 # the phase's row names (MODE, VCPUS, PMU_VCPUS, PMU_INTERLEAVE).
 set -euo pipefail
@@ -68,9 +70,9 @@ stamp_steps() {
 	printf '%d.%02d\tqemu exit\n' $(((now - start) / 1000000)) $(((now - start) % 1000000 / 10000))
 }
 
-rm -f "$boot_dir/exit-status"
-rc=0
-every_minute boot_progress "$(date +%s)" &
+rm -f "$boot_dir/exit-status" "$boot_dir/qemu-signal"
+rc=0 qemu_rc=0 t0=$(date +%s)
+every_minute boot_progress "$t0" &
 progress=$!
 # --foreground keeps QEMU in make's process group, so that Ctrl-C stops
 # the boot at once instead of after the guest is done.
@@ -89,7 +91,7 @@ timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
 		# QEMU's status; else a serial.log or steps.tsv that could not be
 		# written (grep's 1 is a console without a step line)
 		statuses=("${PIPESTATUS[@]}")
-		rc=${statuses[0]}
+		qemu_rc=${statuses[0]} rc=${statuses[0]}
 		[ "$rc" != 0 ] || [ "${statuses[1]}" = 0 ] || rc=${statuses[1]}
 		[ "$rc" != 0 ] || [ "${statuses[2]}" -le 1 ] || rc=${statuses[2]}
 		[ "$rc" != 0 ] || rc=${statuses[3]}
@@ -101,7 +103,9 @@ tail_log() {
 	tail -n 25 "$boot_dir/serial.log" >&2 || true
 }
 
-if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+# timeout's own: 124, or 137 where QEMU outlived the TERM it sent
+if [ "$qemu_rc" = 124 ] ||
+	{ [ "$qemu_rc" = 137 ] && [ $(( $(date +%s) - t0 )) -ge "$BOOT_TIMEOUT" ]; }; then
 	tail_log
 	log "$variant: guest hung: no power-off within ${BOOT_TIMEOUT}s"
 	exit 124
@@ -111,9 +115,20 @@ if grep -qsE "$KERNEL_COMPLAINT" "$boot_dir/serial.log"; then
 	log "$variant: kernel panic, oops or warning in the serial log"
 	exit 125
 fi
-if [ "$rc" != 0 ]; then
+# any other signal's death timeout passes on as 128 + N
+if [ "$qemu_rc" -gt 128 ] && signal=$(kill -l "$qemu_rc" 2> /dev/null); then
+	echo "$signal" > "$boot_dir/qemu-signal"
+	tail_log
+	log "$variant: QEMU was killed by signal $signal after $(( $(date +%s) - t0 ))s, not by the rig: the boot did not finish"
+	exit "$qemu_rc"
+fi
+if [ "$qemu_rc" != 0 ]; then
 	cat "$boot_dir/qemu.log" >&2
-	log "$variant: qemu exited with status $rc"
+	log "$variant: qemu exited with status $qemu_rc"
+	exit 125
+fi
+if [ "$rc" != 0 ]; then
+	log "$variant: the console could not be written to $boot_dir (serial.log, steps.tsv; status $rc)"
 	exit 125
 fi
 if [ ! -s "$boot_dir/exit-status" ]; then

@@ -193,6 +193,10 @@ build_kernel() {
 	fi
 	log "$who: building bzImage (ccache, -j$JOBS; log in ${obj#$RIG_ROOT/}/build.log)"
 	rm -f "$state/build$sfx.sha"
+	# No kernel here until make has written one whole: not stock's, which
+	# seed_from_stock copied in, nor one a make killed outright left cut
+	# short and newer than its inputs (Ctrl-C's make deletes it itself).
+	rm -f "$obj/arch/x86/boot/bzImage"
 	t0=$(date +%s)
 	: > "$obj/build.log"
 	every_minute build_progress "$t0" &

@@ -19,14 +19,16 @@ die() {
 }
 
 # Progress on a long step: `every_minute CMD... &`, killed by the caller
-# when the step ends.  Its sleep goes with it: left behind, it would hold
-# the files the caller had open (make bench's results lock) for up to a
-# minute.
+# when the step ends.  Its sleep goes with it, on that TERM, on Ctrl-C's
+# INT (which the sleep itself ignores, as a script's background command
+# does) and on a closed terminal's HUP: left behind, it would hold the
+# files the caller had open (make bench's results lock) for up to a
+# minute, and the next make bench would be refused.
 every_minute() {
 	# jobs -p, not the sleep's $!: a TERM between the sleep's start and
 	# an assignment of $! would leave it running; wait, so that the sleep
 	# has let go of the caller's files when this returns
-	trap 'kill $(jobs -p) 2> /dev/null; wait; exit 0' TERM
+	trap 'kill $(jobs -p) 2> /dev/null; wait; exit 0' TERM INT HUP
 	while sleep 60 & wait $!; do "$@"; done
 }
 
@@ -698,15 +700,35 @@ join_rows() {
 }
 
 # A unit's state, from its folder: finished (and did not fail),
-# failed, or missing (it never ran, or did not finish).
+# failed, missing (it never ran, or did not finish: unit.sh writes
+# `seconds` last) or corrupt (it finished, but its rows are not a
+# samples.csv: cut short by a full disk or a copy, or written over).
 unit_state() {
-	if [ ! -f "$1/ran.json" ] || [ ! -f "$1/seconds" ]; then
+	if [ ! -f "$1/ran.json" ] || [ ! -s "$1/seconds" ]; then
 		echo missing
 	elif [ -f "$1/failed" ]; then
 		echo failed
+	elif [ -n "$(unit_rows_refusal "$1")" ]; then
+		echo corrupt
 	else
 		echo finished
 	fi
+}
+
+# Why a unit's samples.csv is not one, naming the file and the line, or
+# nothing.
+unit_rows_refusal() {
+	"$BUILD_DIR/bin/rows" check "$1/samples.csv" 2>&1 || true
+}
+
+# Why nothing can be written into DIR (a full filesystem, a read-only
+# one: the system's error), or nothing: a probe of 1 MiB written there
+# and removed.
+write_refusal() {	# write_refusal DIR
+	local err
+	err=$(head -c 1M /dev/zero 2>&1 > "$1/.cdevbench-probe") || err=${err:-cannot write}
+	rm -f "$1/.cdevbench-probe"
+	[ -z "$err" ] || echo "cannot write into $1: ${err##*: }"
 }
 
 # A boot's steps and their host seconds, from its steps.tsv (boot.sh: each

@@ -20,7 +20,7 @@ mapfile -t units < "$run/units.list"
 expected=$(mktemp)
 trap 'rm -f "$expected"' EXIT
 
-refused=() failed=() missing=()
+refused=() failed=() missing=() corrupt=()
 declare -A phase=() state=() failed_rows=()
 for u in "${units[@]}"; do
 	dir=$run/$u
@@ -37,6 +37,8 @@ for u in "${units[@]}"; do
 		refused+=("$u: $why")
 	elif [ "${state[$u]}" = failed ]; then
 		failed+=("$u")
+	elif [ "${state[$u]}" = corrupt ]; then
+		corrupt+=("$u: $(unit_rows_refusal "$dir")")
 	fi
 done
 
@@ -48,6 +50,8 @@ unit_failure() {	# unit_failure UNIT
 	status=$(cat "$dir/failed")
 	if [ -n "$cases" ]; then
 		echo "its selftest failed ($cases) in $1"
+	elif [ -f "$dir/qemu-signal" ]; then
+		echo "$1 stopped: its QEMU was killed by signal $(cat "$dir/qemu-signal") from outside the rig (serial.log)"
 	else
 		case $status in
 		124) echo "$1 hung (no power-off within BOOT_TIMEOUT)" ;;
@@ -72,8 +76,17 @@ fail_run() {
 	echo failed > "$run/status"
 	die "run $(basename "$run"): $*; 'latest' not updated; its good units are kept: make resume RUN=$run runs the others again"
 }
-[ ${#refused[@]} = 0 ] || fail_run "units refused, they did not run what the run planned: $(printf '%s; ' "${refused[@]}")"
+# Its words joined by "; ".
+semicolons() {
+	local s
+	s=$(printf '%s; ' "$@")
+	echo "${s%; }"
+}
+why=$(write_refusal "$run")
+[ -z "$why" ] || fail_run "$why"
+[ ${#refused[@]} = 0 ] || fail_run "units refused, they did not run what the run planned: $(semicolons "${refused[@]}")"
 [ ${#missing[@]} = 0 ] || fail_run "units that did not run or did not finish (no ran.json or seconds): ${missing[*]}"
+[ ${#corrupt[@]} = 0 ] || fail_run "units whose rows are not a samples.csv (cut short or written over): $(semicolons "${corrupt[@]}")"
 
 joined=()
 for u in "${units[@]}"; do
@@ -105,7 +118,9 @@ if [ ${#prefix[@]} -gt 0 ]; then
 			jq -n --arg a "$arm" --arg r "${not_bisectable[$arm]}" '{($a): $r}'; done | jq -s 'add // {}')"
 fi
 
-[ ${#failed[@]} = 0 ] || fail_run "incomplete, failed boots: ${failed[*]}"
+reasons=()
+for u in "${failed[@]}"; do reasons+=("$(unit_failure "$u")"); done
+[ ${#failed[@]} = 0 ] || fail_run "incomplete, failed boots: $(semicolons "${reasons[@]}")"
 echo complete > "$run/status"
 ln -sfn "$(basename "$run")" "$(dirname "$run")/latest"
 log "merged ${#units[@]} units of $run"

@@ -2,7 +2,8 @@
 # make resume RUN=...: finish a run that stopped (interrupted, a boot that
 # failed or hung, a machine that went down).  Runs again, with the run's
 # own plan (units.list, each unit's unit.env and expected.json), only its
-# units that did not finish or failed, then merges and reports as make
+# units that did not finish, failed, or left rows that are not a
+# samples.csv (lib.sh unit_state), then merges and reports as make
 # bench does.  Before any boot, every such unit is checked against what
 # this rig would run it with (rig commit, measuring code, mode, kernel and
 # module builds), and the resume is refused, naming the difference, where
@@ -25,7 +26,9 @@ status=$(cat "$run/status")
 # says running is one whose bench was killed outright, once the lock is
 # free.
 exec 9> "$(dirname "$run")/.lock"
-flock -n 9 || die "a 'make bench' is using $(dirname "$run"); wait for it"
+flock -n 9 || die "a 'make bench' or 'make resume' is using $(dirname "$run"); wait for it"
+why=$(write_refusal "$run")
+[ -z "$why" ] || die "cannot resume $(basename "$run"): $why"
 # A Slurm array job's tasks hold no lock here and outlive a bench.sh that
 # was killed: their units are running, not stopped.
 if [ -f "$run/slurm/job" ] && [ -n "$(squeue -h -j "$(cat "$run/slurm/job")" 2> /dev/null)" ]; then

@@ -12,7 +12,10 @@
 # the plan expects; scripts/merge.sh checks ran.json against the run's
 # meta.json again.  Then the boot (scripts/boot.sh), the host's step of
 # its phase (scripts/phases.def: trace_rows, pmu_rows or fault-check),
-# the wall time in `seconds`, and `failed` with the status if it failed.
+# `failed` with the status if it failed, and the wall time in `seconds`,
+# last.  A unit whose folder cannot be written (a full disk) is not
+# booted, or, where that stopped its boot, left without `seconds`: one
+# that did not finish, which make resume runs again.
 #   scripts/unit.sh RUN INDEX
 # runs the unit on line INDEX + 1 of RUN/units.list (a Slurm array task).
 set -euo pipefail
@@ -27,6 +30,13 @@ set +a
 . "$(dirname "$0")/lib.sh"
 
 rm -f "$unit_dir/failed" "$unit_dir/seconds"
+# A unit that cannot keep what it boots is not booted: it stays one that
+# did not finish, for make resume.
+why=$(write_refusal "$unit_dir")
+if [ -n "$why" ]; then
+	log "$UNIT_LABEL: $UNIT_ARM not booted: $why"
+	exit 1
+fi
 executor=scripts/unit.sh
 [ -z "${SLURM_JOB_ID:-}" ] || executor="slurm job $SLURM_JOB_ID${SLURM_ARRAY_TASK_ID:+ task $SLURM_ARRAY_TASK_ID}"
 # A unit run again by make resume counts its attempt and names the
@@ -38,9 +48,11 @@ unit_facts_json "$UNIT_KERNEL" "$PHASE_KERNEL" |
 		--arg sitting "${UNIT_SITTING:-}" '. + $ARGS.named | if .sitting == "" then del(.sitting) else . end' \
 		> "$unit_dir/ran.json"
 
+# `seconds` last: a unit is finished (lib.sh unit_state) only once its
+# `failed` is written.
 finish() {	# finish STATUS SECONDS
-	echo "$2" > "$unit_dir/seconds"
 	[ "$1" = 0 ] || echo "$1" > "$unit_dir/failed"
+	echo "$2" > "$unit_dir/seconds"
 	exit "$1"
 }
 
@@ -76,7 +88,14 @@ if [ $rc = 0 ] || { [ "$PHASE_FAILED" = kept ] && [ -s "$unit_dir/samples.csv" ]
 	[ $rc != 0 ] || rc=$check
 fi
 t=$(( $(date +%s) - t ))
-if [ $rc = 0 ]; then
+# A boot that failed because its folder filled up is no failure of the
+# kernel: the unit did not finish.
+why=
+[ $rc = 0 ] || why=$(write_refusal "$unit_dir")
+if [ -n "$why" ]; then
+	log "$UNIT_LABEL: $UNIT_ARM did not finish (status $rc after ${t}s): $why"
+	exit 1
+elif [ $rc = 0 ]; then
 	log "$UNIT_LABEL: $UNIT_ARM done in ${t}s"
 else
 	log "$UNIT_LABEL: $UNIT_ARM FAILED (status $rc) after ${t}s; log: $unit_dir/serial.log"

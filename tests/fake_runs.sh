@@ -19,7 +19,8 @@
 #           three times stock's from patch 5 on
 #   *-bisect-skip  the same, but the boot of patches 1-4 fails
 #   tests/fake_runs.sh SCRIPTS OUT RUN...
-# makes the runs named (all, old, new, bisect) alone.
+# makes the runs named (all, old, new, bisect) alone; "none" makes no
+# run, only the copy of the rig (OUT/rig), its stand-ins and OUT/build.
 # Each script's output goes to OUT/log.  tests/test_46_meta_schema.sh
 # reads the meta.json files these runs write.
 set -euo pipefail

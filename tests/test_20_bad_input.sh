@@ -108,7 +108,7 @@ results=$(mktemp -d)
 flock "$results/.lock" sleep 30 &
 holder=$!
 sleep 1
-expect_fail "two runs on one results folder" "another 'make bench' is using" \
+expect_fail "two runs on one results folder" "another 'make bench' or a 'make resume' is using" \
 	env VARIANTS=stock RESULTS_DIR="$results" scripts/bench.sh
 kill $holder
 rm -rf "$results"

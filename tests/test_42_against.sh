@@ -146,7 +146,7 @@ expect_fail "make bench against a run of other code" "AGAINST=last-week: this ru
 flock "$RESULTS_DIR/.lock" sleep 30 &
 holder=$!
 sleep 1
-expect_fail "make bench against a run measured alike, tcg" "another 'make bench' is using" \
+expect_fail "make bench against a run measured alike, tcg" "another 'make bench' or a 'make resume' is using" \
 	env AGAINST=last-week VARIANTS=stock MODE=tcg scripts/bench.sh
 kill $holder
 echo "refused: other settings, other measuring code, another host outside icount; make bench before it builds"

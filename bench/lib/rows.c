@@ -7,12 +7,16 @@
  *        rows raw                     per-operation CSV from its raw file
  *        rows one VARIANT BOOT METRIC PARAM VALUE UNIT
  *        rows header                  samples.csv's header line
+ *        rows check FILE              whether FILE is a samples.csv
  *
  * The module writes whitespace-separated records, its param as key=value
  * pairs joined by commas, never quoted: "metric param iter value unit"
  * (results) and "metric param iter op ns" (raw); rows puts the keys in
  * the declared order and quotes as CSV wants.  Exits 1 on a record it
- * cannot read, naming its line.
+ * cannot read, naming its line.  check reads FILE as the report does
+ * (results.h's reader, each value a number) and exits 1 naming its first
+ * line that is not a row: make merge asks it of each unit's rows, which
+ * a full disk or a copy cut short may have left truncated.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +28,8 @@ static int usage(void)
 	fprintf(stderr, "usage: rows module VARIANT BOOT < results\n"
 			"       rows raw < raw\n"
 			"       rows one VARIANT BOOT METRIC PARAM VALUE UNIT\n"
-			"       rows header\n");
+			"       rows header\n"
+			"       rows check FILE\n");
 	return 2;
 }
 
@@ -73,6 +78,25 @@ bad:
 	return 1;
 }
 
+static int check(const char *file)
+{
+	struct results_reader r;
+	double v;
+	int rc;
+
+	if (results_open(&r, file))
+		return 1;
+	while ((rc = results_next(&r)) > 0)
+		if (number(r.fields[F_VALUE], &v)) {
+			fprintf(stderr, "%s:%d: value '%s' is not a number\n", file, r.line,
+				r.fields[F_VALUE]);
+			rc = -1;
+			break;
+		}
+	results_close(&r);
+	return rc != 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct param p;
@@ -84,6 +108,8 @@ int main(int argc, char **argv)
 		return puts(RESULTS_HEADER) < 0;
 	if (argc == 2 && !strcmp(argv[1], "raw"))
 		return convert(NULL, NULL);
+	if (argc == 3 && !strcmp(argv[1], "check"))
+		return check(argv[2]);
 	if (argc == 8 && !strcmp(argv[1], "one")) {
 		if (param_parse(&p, argv[5]) || number(argv[6], &v)) {
 			fprintf(stderr, "rows: %s: param '%s', value '%s'\n", argv[4], argv[5],
