@@ -414,7 +414,7 @@ slurm)
 	every_minute slurm_progress &
 	progress=$!
 	while [ -n "$(squeue -h -j "$slurm_job" 2> /dev/null)" ]; do sleep 5; done
-	kill "$progress"
+	stop_progress "$progress"
 	;;
 esac
 [ -z "$BISECT" ] || bisect

@@ -96,7 +96,7 @@ timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
 		[ "$rc" != 0 ] || [ "${statuses[2]}" -le 1 ] || rc=${statuses[2]}
 		[ "$rc" != 0 ] || rc=${statuses[3]}
 	}
-kill "$progress"
+stop_progress "$progress"
 
 tail_log() {
 	printf '%s\n' "--- last lines of $boot_dir/serial.log ---" >&2

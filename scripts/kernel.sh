@@ -205,11 +205,11 @@ build_kernel() {
 			KBUILD_BUILD_TIMESTAMP="cdevbench" KBUILD_BUILD_USER=cdevbench \
 			KBUILD_BUILD_HOST=cdevbench KBUILD_BUILD_VERSION=1 bzImage modules_prepare \
 			> "$obj/build.log" 2>&1; then
-		kill "$progress"
+		stop_progress "$progress"
 		show_build_errors
 		die "variant $who: kernel build failed, full log in $obj/build.log"
 	fi
-	kill "$progress"
+	stop_progress "$progress"
 	echo "$(grep -c '^  CC ' "$obj/build.log" || true) $(( $(date +%s) - t0 ))" > "$state/build$sfx.last"
 	echo "$want" > "$state/build$sfx.sha"
 	log "$who: built $(cat "$obj/include/config/kernel.release")"

@@ -32,6 +32,11 @@ every_minute() {
 	while sleep 60 & wait $!; do "$@"; done
 }
 
+# stop_progress PID: stop an every_minute.  One already gone (its sleep
+# killed from outside, which ends the loop) is no failure of the step it
+# reported on: a walk's boot that had run to its end failed so once.
+stop_progress() { kill "$1" 2> /dev/null || true; }
+
 # sha256 of the named files' contents, in order; missing files hash as empty.
 hash_files() {
 	local f

@@ -21,7 +21,6 @@ for f in units.list meta.json status; do
 	[ -f "$run/$f" ] || die "$run has no $f: not a run planned by make bench"
 done
 status=$(cat "$run/status")
-[ "$status" != complete ] || die "run $(basename "$run") is complete: nothing to resume"
 # The lock make bench holds on its results folder: a run whose status
 # says running is one whose bench was killed outright, once the lock is
 # free.
@@ -41,8 +40,12 @@ pending=()
 for u in "${units[@]}"; do
 	[ "$(unit_state "$run/$u")" = finished ] || pending+=("$u")
 done
-[ ${#pending[@]} -gt 0 ] ||
+# A complete run may still have failed units: a walk's prefix that was
+# not bisectable (docs/walk.md), whose boot the user may run again.
+if [ ${#pending[@]} = 0 ]; then
+	[ "$status" != complete ] || die "run $(basename "$run") is complete: nothing to resume"
 	log "every unit of $(basename "$run") finished (status $status); merging them again"
+fi
 
 # What each pending unit would run with here, against its plan, before
 # anything boots: the kernel built again where missing (the builds are
