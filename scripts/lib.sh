@@ -693,6 +693,14 @@ unit_facts_json() {	# unit_facts_json KERNEL FLAVOUR
 # Its words as a JSON array of strings, [] for none.
 json_array() { jq -cn '$ARGS.positional' --args "$@"; }
 
+# semicolons WORD...: the words joined by "; " (a message's list of units
+# and why).
+semicolons() {
+	local s
+	s=$(printf '%s; ' "$@")
+	echo "${s%; }"
+}
+
 # join_rows OUT UNIT_DIR...: the units' rows (their samples.csv, a unit
 # without rows passed over) under one header, in the order given.
 join_rows() {

@@ -76,12 +76,6 @@ fail_run() {
 	echo failed > "$run/status"
 	die "run $(basename "$run"): $*; 'latest' not updated; its good units are kept: make resume RUN=$run runs the others again"
 }
-# Its words joined by "; ".
-semicolons() {
-	local s
-	s=$(printf '%s; ' "$@")
-	echo "${s%; }"
-}
 why=$(write_refusal "$run")
 [ -z "$why" ] || fail_run "$why"
 [ ${#refused[@]} = 0 ] || fail_run "units refused, they did not run what the run planned: $(semicolons "${refused[@]}")"

@@ -69,8 +69,7 @@ for u in "${pending[@]}"; do
 	[ -z "$why" ] || refusals+=("$u: $why")
 done
 if [ ${#refusals[@]} -gt 0 ]; then
-	why=$(printf '%s; ' "${refusals[@]}")
-	die "cannot resume $(basename "$run"), its units would not run what it planned: ${why%; }"
+	die "cannot resume $(basename "$run"), its units would not run what it planned: $(semicolons "${refusals[@]}")"
 fi
 
 echo running > "$run/status"
