@@ -106,6 +106,7 @@ const char *member_string(const json_t *obj, const char *key, const char *fallba
 const char *meta_field(const char *key, char *buf, size_t size);
 void check_comparable(void);
 const char *param_value(const char *param, const char *key, char *buf, size_t size);
+int calibration_param(const char *param);
 /* Groups by metric, then param in natural order (n=10 < n=100), for qsort. */
 int cmp_group(const void *x, const void *y);
 

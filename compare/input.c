@@ -387,3 +387,24 @@ const char *param_value(const char *param, const char *key, char *buf, size_t si
 	}
 	return buf;
 }
+
+/* Is @param a run of the plugin's calibration (meta.json's calibration):
+ * one arm of a run runs it, and the others' lack of it is no missing side. */
+int calibration_param(const char *param)
+{
+	char bench[64];
+	const json_t *b;
+	size_t i, j;
+
+	if (!*param_value(param, "bench", bench, sizeof(bench)))
+		return 0;
+	for (i = 0; i < store.nmetas; i++) {
+		const json_t *benches = json_object_get(json_object_get(store.metas[i].doc,
+									 "calibration"), "benches");
+
+		json_array_foreach(benches, j, b)
+			if (json_is_string(b) && !strcmp(json_string_value(b), bench))
+				return 1;
+	}
+	return 0;
+}

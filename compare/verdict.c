@@ -307,11 +307,12 @@ struct comparison *compare_all(size_t *count)
 					      .metric = g->metric, .param = g->param,
 					      .variant = g->variant };
 	}
-	/* and the baseline's groups that a variant lacks */
+	/* and the baseline's groups that a variant lacks, but for the
+	 * calibration, which only one arm runs */
 	for (i = 0; i < in->ngroups; i++) {
 		const struct group *g = &in->groups[i];
 
-		if (strcmp(g->variant, opt.baseline) || !tested(g))
+		if (strcmp(g->variant, opt.baseline) || !tested(g) || calibration_param(g->param))
 			continue;
 		for (j = 0; j < in->nvariants; j++)
 			if (strcmp(in->variants[j], opt.baseline) &&

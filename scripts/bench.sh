@@ -179,6 +179,17 @@ copy_patches() {
 	return 0
 }
 
+# A bisection boots a prefix when it needs it (bisect, below); the A/A
+# arm has no boots of the phases booted once, and the first of those that
+# have them runs the plugin's calibration (lib.sh, CALIBRATION_BENCHES).
+booted_arms=()
+for v in "${arms[@]}"; do
+	[ -n "$BISECT" ] && [ -n "${walk_prefix[$v]:-}" ] || booted_arms+=("$v")
+done
+once=()
+for v in "${booted_arms[@]}"; do [ "${v%%:*}" = "$BASELINE-aa" ] || once+=("$v"); done
+calibration_arm=${once[0]:-}
+
 # meta.json (scripts/meta.sh writes it): every base, every arm on its
 # base, each walk (WALK=1) with its steps and, for a prefix whose kernel
 # did not build, why (merge.sh adds those whose boots failed).
@@ -202,6 +213,7 @@ write_meta() {
 		done | jq -s 'add // {}')
 		meta_plan_walk "$v" "${arm_variant[$v]}" "${walk_from[$v]}" "$reasons" "${steps[@]}"
 	done
+	[ "$PMU" = 0 ] || meta_plan_calibration "$calibration_arm" "${CALIBRATION_BENCHES[@]}"
 	copy_patches
 	meta_write_plan "$run" "$run_id" "${variants[*]}" "${bases[*]}"
 }
@@ -230,11 +242,6 @@ plan_unit() {	# plan_unit ARM PHASE DIR LABEL
 	echo "$3" >> "$run/units.list"
 }
 : > "$run/units.list"
-# A bisection boots a prefix when it needs it (bisect, below).
-booted_arms=()
-for v in "${arms[@]}"; do
-	[ -n "$BISECT" ] && [ -n "${walk_prefix[$v]:-}" ] || booted_arms+=("$v")
-done
 mapfile -t phases < <(phase_names)
 for ((b = 1; b <= BOOTS; b++)); do
 	for p in "${phases[@]}"; do
@@ -246,8 +253,6 @@ done
 # The phases booted once: those one setting turns on together, arm by
 # arm.  A plugin boot that would run nothing (BENCHES, or too few vCPUs
 # for any run's threads) is not planned: bench_plan, as its guest asks it.
-once=()
-for v in "${booted_arms[@]}"; do [ "${v%%:*}" = "$BASELINE-aa" ] || once+=("$v"); done
 ons=()
 declare -A on_phases=()
 for p in "${phases[@]}"; do
@@ -265,7 +270,13 @@ for on in "${ons[@]}"; do
 	for v in "${once[@]}"; do
 		for p in ${on_phases[$on]}; do
 			phase_load "$p"
-			plan_unit "$v" "$p" "$v/$PHASE_FOLDER-1" "$PHASE_LABEL"
+			benches=$BENCHES
+			if [ "$PHASE_PLUGIN" != - ] && [ "$v" != "$calibration_arm" ]; then
+				benches=$(calibration_free_benches)
+				[ -n "$benches" ] && [ -n "$(BENCHES=$benches "$BUILD_DIR/bin/bench_plan" runs "$p" "$PHASE_VCPUS")" ] ||
+					continue
+			fi
+			BENCHES=$benches plan_unit "$v" "$p" "$v/$PHASE_FOLDER-1" "$PHASE_LABEL"
 		done
 	done
 done

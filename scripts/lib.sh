@@ -575,17 +575,35 @@ known_failure_args() {
 	return 0
 }
 
+# What repeats without adding information runs once.  The traced pass
+# runs on the first TRACED_BOOTS timing boots of an arm (traced_boot K:
+# does boot K?).  The plugin's calibration runs (CALIBRATION_BENCHES:
+# they describe the cache model, not a kernel) run on the pmu boot of
+# the run's first arm only; every other arm's plugin boots run
+# calibration_free_benches, and meta.json's calibration says which arm
+# ran them, so that the report does not take their absence for a
+# missing side.
+CALIBRATION_BENCHES=(pchase)
+traced_boot() { [ "$1" -le "$TRACED_BOOTS" ]; }
+calibration_free_benches() {
+	"$BUILD_DIR/bin/bench_plan" benches | awk -v skip=" ${CALIBRATION_BENCHES[*]} " \
+		'index(skip, " " $1 " ") == 0 { printf "%s%s", sep, $1; sep = " " }'
+}
+
 # What the guest suite is told for one boot, in BOOT_DIR/suite.env:
 # write_suite_env ARM KERNEL BOOT_DIR PHASE.  The phase's steps
-# (SUITE_STEPS) are all the suite knows of it.  A subshell: the caller's
+# (SUITE_STEPS) are all the suite knows of it; a timing boot past
+# TRACED_BOOTS leaves out the traced pass.  A subshell: the caller's
 # phase_load stays as it was.
 write_suite_env() (
 	phase_load "$4"
+	steps=$PHASE_SUITE
+	traced_boot "${3##*-}" || steps=${steps//, traced_pass/}
 	{
 		echo "VARIANT=$1"
 		echo "BOOT=${3##*-}"
 		echo "PHASE=$4"
-		SUITE_STEPS=$PHASE_SUITE shell_assignments SUITE_STEPS
+		SUITE_STEPS=$steps shell_assignments SUITE_STEPS
 		echo "KERNEL_RELEASE=$(cat "$(kernel_obj_dir "$2" "$PHASE_KERNEL")/include/config/kernel.release")"
 		echo "RIG_ROOT=$RIG_ROOT"
 		echo "MODULE_DIR=$(module_dir "$2" "$PHASE_KERNEL")"

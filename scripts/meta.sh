@@ -118,7 +118,13 @@ config_differences() {	# config_differences A_CONFIG B_CONFIG
 # the calls below, in the shell that makes the plan (so that a value that
 # cannot be read stops it), then written whole by meta_write_plan.
 meta_plan_begin() {
-	META_BASES='[]' META_ARMS='{}' META_WALKS='[]'
+	META_BASES='[]' META_ARMS='{}' META_WALKS='[]' META_CALIBRATION=
+}
+
+# The arm whose pmu boot runs the plugin's calibration benchmarks, which
+# no other arm runs.
+meta_plan_calibration() {	# meta_plan_calibration ARM BENCH...
+	META_CALIBRATION=$(jq -n --arg arm "$1" '{arm: $arm, benches: $ARGS.positional}' --args "${@:2}")
 }
 
 # Each base, in order (meta_base_json); the current base is the last.
@@ -207,16 +213,18 @@ meta_reproduce_command() {	# meta_reproduce_command RUN VARIANTS BASES
 }
 
 # The plan, RUN/meta.json, whole: the run's id, date, facts and
-# settings, the plan's bases, arms and walks (none, no key), and
+# settings, the plan's bases, arms, walks (none, no key) and calibration
+# (no plugin boots, no key), and
 # reproduce, from VARIANTS and BASES as make bench was given them.
 meta_write_plan() {	# meta_write_plan RUN RUN_ID VARIANTS BASES
-	local walk_args=()
-	[ "$META_WALKS" = '[]' ] || walk_args=(--argjson walks "$META_WALKS")
+	local plan_args=()
+	[ "$META_WALKS" = '[]' ] || plan_args=(--argjson walks "$META_WALKS")
+	[ -z "$META_CALIBRATION" ] || plan_args+=(--argjson calibration "$META_CALIBRATION")
 	meta_settings_args
 	meta_facts_args
 	meta_replace "$1/meta.json" jq -n --arg run_id "$2" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 		"${META_FACTS_ARGS[@]}" "${META_SETTINGS_ARGS[@]}" --argjson bases "$META_BASES" \
-		--argjson variants "$META_ARMS" "${walk_args[@]}" \
+		--argjson variants "$META_ARMS" "${plan_args[@]}" \
 		--arg reproduce "$(meta_reproduce_command "$1" "$3" "$4")" '$ARGS.named'
 }
 

@@ -12,7 +12,8 @@
 #           tree), one whose boot fails (sysfs-cdev~1 on 6.1) and stock's
 #           boot on 6.1, which fails once: the run fails, make resume
 #           finishes it
-#   *-old   stock on 6.1
+#   *-old   stock and cdev-hash on 6.1, PMU=1: the plugin's boots, the
+#           calibration on stock's alone
 #   *-new   cdev-hash on 6.1, AGAINST the -old run: against-<old id>/
 #   *-bisect  BISECT="cdev_add_ns n=100" of `steps`, a series of 8
 #           patches (in OUT/patches) whose cdev_add_ns at n=100 is
@@ -36,11 +37,12 @@ mkdir -p "$rig" "$out/build/bin" "$out/bin"
 cp -r "$scripts" "$rig/scripts"
 for d in bench guest-init patches plot; do ln -s "$root/$d" "$rig/$d"; done
 for p in "$root"/build/bin/*; do ln -s "$p" "$out/build/bin/"; done
-rm "$out/build/bin/trace_rows"
+rm "$out/build/bin/trace_rows" "$out/build/bin/pmu_rows"
 printf '#!/bin/sh\n# stand-in: a fake boot has no traced pass\nexit 0\n' > "$out/build/bin/trace_rows"
+printf '#!/bin/sh\n# stand-in: a fake boot writes its plugin rows itself\nexit 0\n' > "$out/build/bin/pmu_rows"
 printf '#!/bin/sh\n# stand-in: only asked its version\necho "QEMU emulator version 7.2.0 (fake)"\n' \
 	> "$out/bin/qemu-system-x86_64"
-chmod +x "$out/build/bin/trace_rows" "$out/bin/qemu-system-x86_64"
+chmod +x "$out/build/bin/trace_rows" "$out/build/bin/pmu_rows" "$out/bin/qemu-system-x86_64"
 
 # kernel.sh VARIANT [FLAVOUR]: the base's pristine tree (a packaged
 # base's Makefile alone) and what a build of the variant leaves; fails
@@ -91,6 +93,12 @@ echo "fake boot of $1" > "$dir/serial.log"
 	"$BUILD_DIR/bin/rows" header
 	if [ "$phase" = fault ]; then
 		echo "fail_handled flavour=cdev_add 0 3 count"
+	elif [ "$phase" = pmu ] || [ "$phase" = share ]; then
+		# the plugin's boots: the calibration where the plan asks for it
+		benches=$(. "$dir/suite.env" && echo "$BENCHES")
+		echo "insns_per_op bench=register,n=100 0 500 count"
+		[ "$phase" = share ] || { [ -n "$benches" ] && [[ " $benches " != *" pchase "* ]]; } ||
+			echo "l1d_misses_per_op bench=pchase,kib=16 0 0 count"
 	else
 		for i in 0 1 2; do
 			for n in 1 100; do
@@ -135,7 +143,7 @@ if [[ $runs = *" all "* ]]; then
 	ok env RUN="$(ls -d "$RESULTS_DIR"/*-all)" FAKE_BOOT_FAILS="sysfs-cdev~1:6.1/boot-1" "$rig/scripts/resume.sh"
 fi
 if [[ $runs = *" old "* ]] || [[ $runs = *" new "* ]]; then
-	ok env VARIANTS=stock FAULTS=0 LABEL=old "$rig/scripts/bench.sh"
+	ok env VARIANTS="stock cdev-hash" FAULTS=0 PMU=1 LABEL=old "$rig/scripts/bench.sh"
 fi
 if [[ $runs = *" new "* ]]; then
 	ok env VARIANTS=cdev-hash FAULTS=0 LABEL=new AGAINST="$(ls -d "$RESULTS_DIR"/*-old)" "$rig/scripts/bench.sh"

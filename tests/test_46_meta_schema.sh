@@ -30,6 +30,24 @@ jq -e '.against.variant == "stock" and (.variants | keys_unsorted[0] | endswith(
 	"$joined/meta.json" > /dev/null || fail "the join's meta.json is not one: $(jq -c .against "$joined/meta.json")"
 echo "fake runs: plan, merge, resume and join wrote ${#metas[@]} meta.json files"
 
+# What runs once: the plugin's calibration on the first arm's pmu boot,
+# which the report does not take for a missing side of the others'; the
+# traced pass on the first TRACED_BOOTS (1) timing boots.
+old=$(ls -d "$tmp"/fake/results/*-old)
+jq -e '.calibration == {arm: "stock", benches: ["pchase"]}' "$old/meta.json" > /dev/null ||
+	fail "the PMU=1 run's calibration is not stock's pchase: $(jq -c .calibration "$old/meta.json")"
+[ "$(grep -c 'bench=pchase' "$old/samples.csv")" = 1 ] && grep -q '^stock,1,l1d_misses_per_op,"bench=pchase' "$old/samples.csv" ||
+	fail "pchase ran elsewhere than stock's pmu boot: $(grep 'bench=pchase' "$old/samples.csv" | cut -d, -f1-3 | tr '\n' ' ')"
+grep -q '^cdev-hash,1,insns_per_op,' "$old/samples.csv" || fail "cdev-hash's pmu boot wrote no rows"
+! grep -q 'side missing' "$old/report/report.txt" ||
+	fail "the report takes the calibration cdev-hash did not run for a missing side"
+bisect=$(ls -d "$tmp"/fake/results/*-bisect)
+grep -q '^SUITE_STEPS=.*traced_pass' "$bisect/stock/boot-1/suite.env" ||
+	fail "boot 1 does not run the traced pass: $(grep SUITE_STEPS "$bisect/stock/boot-1/suite.env")"
+! grep -q '^SUITE_STEPS=.*traced_pass' "$bisect/stock/boot-2/suite.env" ||
+	fail "boot 2 runs the traced pass, TRACED_BOOTS=1: $(grep SUITE_STEPS "$bisect/stock/boot-2/suite.env")"
+echo "run once: the calibration on stock's pmu boot alone, no side missing; the traced pass on boot 1 alone"
+
 # "KEY<TAB>TYPE" of every member of every object in the files, an array's
 # elements as [], an arm's name under variants as *.
 written() {	# written META...
