@@ -245,9 +245,13 @@ tree_identity() {
 # tarball extracted; a tree base copied by hard links where it shares a
 # filesystem with BUILD_DIR (.git left out), again when its files
 # changed, with the kernels built from the old copy.  Every variant's
-# tree hard-links to it: nothing may ever write into it.
-extract_pristine() {
+# tree hard-links to it: nothing may ever write into it.  One at a time
+# (tests run side by side): a subshell holding a lock beside the tree.
+extract_pristine() (
 	local identity=
+	mkdir -p "$(dirname "$PRISTINE_TREE")"
+	exec 8> "$PRISTINE_TREE.lock"
+	flock 8
 	if [ -n "$KERNEL_TARBALL" ]; then
 		[ -f "$PRISTINE_TREE/.cdevbench-extracted" ] && return
 		[ -f "$KERNEL_TARBALL" ] ||
@@ -274,7 +278,7 @@ extract_pristine() {
 	rm -f "$PRISTINE_TREE.tmp/.cdevbench-extracted"
 	echo "$identity" > "$PRISTINE_TREE.tmp/.cdevbench-extracted"
 	mv "$PRISTINE_TREE.tmp" "$PRISTINE_TREE"
-}
+)
 
 # Paths a patch touches, from its diff headers, as -p1 reads them.
 patched_paths() {

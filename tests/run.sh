@@ -9,53 +9,94 @@
 # TESTS: a subset, by number or name ("20 42", "test_22_variant").
 # TEST_TIMEOUT: seconds a test may run (default 600 for a host test,
 # 3600 for a kernel test); one that runs longer is stopped and fails.
-# A test that exits 77 is skipped, its last line the reason.
+# TEST_JOBS: host tests run at once (default nproc), each reported in
+# order once it ends; kernel tests run one at a time, their output
+# streamed as it comes (a boot's numbers move when another runs beside
+# it).  A test that exits 77 is skipped, its last line the reason.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit
 tier=${1:-all}
+jobs_max=${TEST_JOBS:-$(nproc)}
+[[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "cdevbench: TEST_JOBS=$jobs_max: not a positive number" >&2; exit 1; }
+number_of() { local n=${1##*/test_}; echo $((10#${n%%_*})); }
 tests=()
 for t in tests/test_*.sh; do
 	name=$(basename "$t" .sh)
-	number=${name#test_}
-	number=${number%%_*}
-	[ "$tier" = all ] || [ "$((10#$number))" -lt 90 ] || continue
+	number=$(number_of "$t")
+	[ "$tier" = all ] || [ "$number" -lt 90 ] || continue
 	if [ -n "${TESTS:-}" ]; then
 		[[ " $TESTS " == *" $number "* || " $TESTS " == *" $name "* ]] || continue
 	fi
 	tests+=("$t")
 done
 [ ${#tests[@]} -gt 0 ] || { echo "cdevbench: no test matches TESTS='${TESTS:-}' ($tier tier)" >&2; exit 1; }
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+
+# run_test I TEST [stream]: its output in RESULTS/I.log, "STATUS
+# SECONDS" in RESULTS/I.status, last; streamed as TAP comments as it
+# comes with "stream".
+run_test() {
+	local out=$results/$1 limit t0 rc
+	limit=${TEST_TIMEOUT:-$([ "$(number_of "$2")" -lt 90 ] && echo 600 || echo 3600)}
+	t0=$(date +%s)
+	if [ "${3:-}" = stream ]; then
+		echo "# $(basename "$2" .sh)"
+		timeout -k 10 "$limit" bash "$2" 2>&1 | tee "$out.log" | sed -u 's/^/#   /'
+		rc=${PIPESTATUS[0]}
+		: > "$out.streamed"
+	else
+		timeout -k 10 "$limit" bash "$2" > "$out.log" 2>&1
+		rc=$?
+	fi
+	[ "$rc" != 124 ] || echo "$limit" > "$out.timeout"
+	echo "$rc $(( $(date +%s) - t0 ))" > "$out.status.tmp"
+	mv "$out.status.tmp" "$out.status"
+}
+
+passed=0 failed=0 skipped=0 reported=0
+# Report the finished tests that come next in order.
+report_finished() {
+	local i name rc seconds
+	while i=$((reported + 1)) && [ -f "$results/$i.status" ]; do
+		reported=$i
+		name=$(basename "${tests[i - 1]}" .sh)
+		read -r rc seconds < "$results/$i.status"
+		[ -f "$results/$i.streamed" ] || { echo "# $name"; sed 's/^/#   /' "$results/$i.log"; }
+		if [ "$rc" = 0 ]; then
+			echo "ok $i $name (${seconds} s)"
+			passed=$((passed + 1))
+		elif [ "$rc" = 77 ]; then
+			echo "ok $i $name (${seconds} s) # SKIP $(tail -1 "$results/$i.log")"
+			skipped=$((skipped + 1))
+		elif [ -f "$results/$i.timeout" ]; then
+			echo "not ok $i $name (${seconds} s) # timed out after $(cat "$results/$i.timeout") s (TEST_TIMEOUT)"
+			failed=$((failed + 1))
+		else
+			echo "not ok $i $name (${seconds} s)"
+			failed=$((failed + 1))
+		fi
+	done
+}
+
 echo "TAP version 13"
 echo "1..${#tests[@]}"
-passed=0 failed=0 skipped=0 i=0
-for t in "${tests[@]}"; do
-	i=$((i + 1))
-	name=$(basename "$t" .sh)
-	number=${name#test_}
-	number=${number%%_*}
-	limit=${TEST_TIMEOUT:-$([ "$((10#$number))" -lt 90 ] && echo 600 || echo 3600)}
-	echo "# $name"
-	t0=$(date +%s)
-	out=$(mktemp)
-	# streamed as it comes (a kernel test runs for minutes), kept for
-	# a skip's reason
-	timeout -k 10 "$limit" bash "$t" 2>&1 | tee "$out" | sed -u 's/^/#   /'
-	rc=${PIPESTATUS[0]}
-	seconds=$(( $(date +%s) - t0 ))
-	if [ $rc = 0 ]; then
-		echo "ok $i $name (${seconds} s)"
-		passed=$((passed + 1))
-	elif [ $rc = 77 ]; then
-		echo "ok $i $name (${seconds} s) # SKIP $(tail -1 "$out")"
-		skipped=$((skipped + 1))
-	elif [ $rc = 124 ]; then
-		echo "not ok $i $name (${seconds} s) # timed out after $limit s (TEST_TIMEOUT)"
-		failed=$((failed + 1))
+for ((i = 1; i <= ${#tests[@]}; i++)); do
+	t=${tests[i - 1]}
+	if [ "$(number_of "$t")" -lt 90 ] && [ "$jobs_max" -gt 1 ]; then
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+			wait -n
+			report_finished
+		done
+		run_test "$i" "$t" &
 	else
-		echo "not ok $i $name (${seconds} s)"
-		failed=$((failed + 1))
+		wait
+		report_finished
+		run_test "$i" "$t" stream
+		report_finished
 	fi
-	rm -f "$out"
 done
+wait
+report_finished
 echo "# $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
