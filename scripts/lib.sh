@@ -642,13 +642,10 @@ rig_commit() {
 # The first KEY whose values differ in the JSON files A and B, as a
 # sentence naming them as A_NAME and B_NAME, or nothing.
 json_difference() {	# json_difference A_NAME A B_NAME B KEY...
-	local a_name=$1 a_file=$2 b_name=$3 b_file=$4 key a b
-	shift 4
-	for key in "$@"; do
-		a=$(jq -c ".$key" "$a_file")
-		b=$(jq -c ".$key" "$b_file")
-		[ "$a" = "$b" ] || { echo "$key is $a in $a_name, $b in $b_name"; return; }
-	done
+	jq -rn --arg a_name "$1" --arg b_name "$3" --slurpfile a "$2" --slurpfile b "$4" '
+		first($ARGS.positional[] | . as $k | [$a[0][$k], $b[0][$k]] | select(.[0] != .[1])
+			| "\($k) is \(.[0] | tojson) in \($a_name), \(.[1] | tojson) in \($b_name)") // empty' \
+		--args "${@:5}"
 }
 
 # The same, of two runs' meta.json.
