@@ -302,6 +302,8 @@ struct comparison *compare_all(size_t *count)
 		if (!strcmp(g->variant, opt.baseline) || !tested(g))
 			continue;
 		base = find_group(g->metric, g->param, opt.baseline);
+		if (!base && calibration_param(g->param))
+			continue;
 		c = xrealloc(c, (n + 1) * sizeof(*c));
 		c[n++] = (struct comparison){ .base = base, .var = g, .decl = g->decl,
 					      .metric = g->metric, .param = g->param,

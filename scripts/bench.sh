@@ -95,6 +95,12 @@ for v in "${variants[@]}"; do [ "$v" != "$BASELINE" ] || has_baseline=1; done
 [ ${#bases[@]} = 1 ] || [ -z "$AGAINST" ] ||
 	die "AGAINST compares a run of one base; this run has ${#bases[@]} (BASES=$BASES)"
 mapfile -t flavours < <(run_flavours)
+# A bisection outside icount decides on Welch's t, which needs the figure
+# of every boot, a traced one's too.
+if [ -n "$BISECT" ] && [ "$MODE" != icount ] && [ "$TRACED_BOOTS" -lt "$BOOTS" ]; then
+	log "BISECT outside icount: every timing boot runs the traced pass (TRACED_BOOTS=$BOOTS)"
+	TRACED_BOOTS=$BOOTS
+fi
 
 # A comparison that AGAINST asks for and that would be refused: before
 # the first kernel is built.
@@ -180,8 +186,10 @@ copy_patches() {
 }
 
 # A bisection boots a prefix when it needs it (bisect, below); the A/A
-# arm has no boots of the phases booted once, and the first of those that
-# have them runs the plugin's calibration (lib.sh, CALIBRATION_BENCHES).
+# arm has no boots of the phases booted once.  The plugin's calibration
+# (lib.sh, CALIBRATION_BENCHES) runs on the baseline's pmu boot, or the
+# first arm's where the run has no baseline (AGAINST), and is recorded
+# where a pmu boot will run it.
 booted_arms=()
 for v in "${arms[@]}"; do
 	[ -n "$BISECT" ] && [ -n "${walk_prefix[$v]:-}" ] || booted_arms+=("$v")
@@ -189,6 +197,15 @@ done
 once=()
 for v in "${booted_arms[@]}"; do [ "${v%%:*}" = "$BASELINE-aa" ] || once+=("$v"); done
 calibration_arm=${once[0]:-}
+[ "$has_baseline" = 0 ] || calibration_arm=$(arm_name "$BASELINE")
+calibrated=0
+if [ "$PMU" = 1 ]; then
+	pmu_runs=$("$BUILD_DIR/bin/bench_plan" runs pmu 1) ||
+		die "bench_plan cannot list the runs of the pmu boots (above)"
+	for b in "${CALIBRATION_BENCHES[@]}"; do
+		if grep -q "^$b " <<< "$pmu_runs"; then calibrated=1; fi
+	done
+fi
 
 # meta.json (scripts/meta.sh writes it): every base, every arm on its
 # base, each walk (WALK=1) with its steps and, for a prefix whose kernel
@@ -213,7 +230,7 @@ write_meta() {
 		done | jq -s 'add // {}')
 		meta_plan_walk "$v" "${arm_variant[$v]}" "${walk_from[$v]}" "$reasons" "${steps[@]}"
 	done
-	[ "$PMU" = 0 ] || meta_plan_calibration "$calibration_arm" "${CALIBRATION_BENCHES[@]}"
+	[ "$calibrated" = 0 ] || meta_plan_calibration "$calibration_arm" "${CALIBRATION_BENCHES[@]}"
 	copy_patches
 	meta_write_plan "$run" "$run_id" "${variants[*]}" "${bases[*]}"
 }

@@ -246,8 +246,10 @@ tree_identity() {
 # filesystem with BUILD_DIR (.git left out), again when its files
 # changed, with the kernels built from the old copy.  Every variant's
 # tree hard-links to it: nothing may ever write into it.  One at a time
-# (tests run side by side): a subshell holding a lock beside the tree.
-extract_pristine() (
+# (tests run side by side): a subshell holding a lock beside the tree,
+# whose failure stops the caller as a die in it would.
+extract_pristine() { extract_pristine_locked || exit; }
+extract_pristine_locked() (
 	local identity=
 	mkdir -p "$(dirname "$PRISTINE_TREE")"
 	exec 8> "$PRISTINE_TREE.lock"
@@ -268,7 +270,8 @@ extract_pristine() (
 	rm -rf "$PRISTINE_TREE" "$PRISTINE_TREE.tmp"
 	mkdir -p "$PRISTINE_TREE.tmp"
 	if [ -n "$KERNEL_TARBALL" ]; then
-		tar -xJf "$KERNEL_TARBALL" -C "$PRISTINE_TREE.tmp" --strip-components=1
+		tar -xJf "$KERNEL_TARBALL" -C "$PRISTINE_TREE.tmp" --strip-components=1 ||
+			die "could not extract $KERNEL_TARBALL to $PRISTINE_TREE.tmp"
 	else
 		(cd "$BASE" && find . -path ./.git -prune -o -print0 |
 			cpio -0 -pdlm --quiet "$PRISTINE_TREE.tmp") ||
@@ -580,15 +583,14 @@ known_failure_args() {
 }
 
 # What repeats without adding information runs once.  The traced pass
-# runs on the first TRACED_BOOTS timing boots of an arm (traced_boot K:
-# does boot K?).  The plugin's calibration runs (CALIBRATION_BENCHES:
-# they describe the cache model, not a kernel) run on the pmu boot of
-# the run's first arm only; every other arm's plugin boots run
-# calibration_free_benches, and meta.json's calibration says which arm
-# ran them, so that the report does not take their absence for a
+# runs on the first TRACED_BOOTS timing boots of an arm (write_suite_env
+# leaves it out of the others' steps).  The plugin's calibration runs
+# (CALIBRATION_BENCHES: they describe the cache model, not a kernel) run
+# on one arm's pmu boot (bench.sh: the baseline's); every other arm's
+# plugin boots run calibration_free_benches, and meta.json's calibration
+# names the arm, so that the report does not take their absence for a
 # missing side.
 CALIBRATION_BENCHES=(pchase)
-traced_boot() { [ "$1" -le "$TRACED_BOOTS" ]; }
 calibration_free_benches() {
 	"$BUILD_DIR/bin/bench_plan" benches | awk -v skip=" ${CALIBRATION_BENCHES[*]} " \
 		'index(skip, " " $1 " ") == 0 { printf "%s%s", sep, $1; sep = " " }'
@@ -602,7 +604,7 @@ calibration_free_benches() {
 write_suite_env() (
 	phase_load "$4"
 	steps=$PHASE_SUITE
-	traced_boot "${3##*-}" || steps=${steps//, traced_pass/}
+	[ "${3##*-}" -le "$TRACED_BOOTS" ] || steps=${steps//, traced_pass/}
 	{
 		echo "VARIANT=$1"
 		echo "BOOT=${3##*-}"

@@ -73,13 +73,13 @@ rm -f "$unit_dir/samples.csv"
 # The phase's step on the host (scripts/phases.def's rows), after a boot
 # that succeeded, or one that failed and left rows where the phase keeps
 # them (the fault boot's check then names what broke): trace_rows adds
-# the traced pass's rows from the tools' output (a boot that ran it:
-# TRACED_BOOTS), pmu_rows makes the
+# the traced pass's rows from the tools' output (a boot whose suite.env
+# runs it: TRACED_BOOTS), pmu_rows makes the
 # plugin's from its records, fault-check checks the failure-path phase's.
 if [ $rc = 0 ] || { [ "$PHASE_FAILED" = kept ] && [ -s "$unit_dir/samples.csv" ]; }; then
 	case $PHASE_ROWS in
 	trace_rows)
-		if traced_boot "${unit_dir##*-}"; then
+		if grep -q '^SUITE_STEPS=.*traced_pass' "$unit_dir/suite.env"; then
 			"$BUILD_DIR/bin/trace_rows" "$UNIT_ARM" "${unit_dir##*-}" "$TRACE_N" "$unit_dir" \
 				"$(kernel_obj_dir "$UNIT_KERNEL")/System.map" >> "$unit_dir/samples.csv" || check=$?
 		fi ;;

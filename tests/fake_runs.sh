@@ -38,7 +38,8 @@ cp -r "$scripts" "$rig/scripts"
 for d in bench guest-init patches plot; do ln -s "$root/$d" "$rig/$d"; done
 for p in "$root"/build/bin/*; do ln -s "$p" "$out/build/bin/"; done
 rm "$out/build/bin/trace_rows" "$out/build/bin/pmu_rows"
-printf '#!/bin/sh\n# stand-in: a fake boot has no traced pass\nexit 0\n' > "$out/build/bin/trace_rows"
+printf '#!/bin/sh\n# stand-in: a row for the traced pass of boot $2 of arm $1\necho "$1,$2,lock_hold_ns,phase=add,0,1,ns"\n' \
+	> "$out/build/bin/trace_rows"
 printf '#!/bin/sh\n# stand-in: a fake boot writes its plugin rows itself\nexit 0\n' > "$out/build/bin/pmu_rows"
 printf '#!/bin/sh\n# stand-in: only asked its version\necho "QEMU emulator version 7.2.0 (fake)"\n' \
 	> "$out/bin/qemu-system-x86_64"

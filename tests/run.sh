@@ -10,7 +10,7 @@
 # TEST_TIMEOUT: seconds a test may run (default 600 for a host test,
 # 3600 for a kernel test); one that runs longer is stopped and fails.
 # TEST_JOBS: host tests run at once (default nproc), each reported in
-# order once it ends; kernel tests run one at a time, their output
+# order once it and those before it end; kernel tests run one at a time, their output
 # streamed as it comes (a boot's numbers move when another runs beside
 # it).  A test that exits 77 is skipped, its last line the reason.
 set -uo pipefail
@@ -62,13 +62,16 @@ report_finished() {
 		reported=$i
 		name=$(basename "${tests[i - 1]}" .sh)
 		read -r rc seconds < "$results/$i.status"
-		[ -f "$results/$i.streamed" ] || { echo "# $name"; sed 's/^/#   /' "$results/$i.log"; }
+		[ -f "$results/$i.streamed" ] || { echo "# $name"; sed 's/^/#   /' "$results/$i.log" 2> /dev/null; }
 		if [ "$rc" = 0 ]; then
 			echo "ok $i $name (${seconds} s)"
 			passed=$((passed + 1))
 		elif [ "$rc" = 77 ]; then
 			echo "ok $i $name (${seconds} s) # SKIP $(tail -1 "$results/$i.log")"
 			skipped=$((skipped + 1))
+		elif [ "$rc" = lost ]; then
+			echo "not ok $i $name # ended without a status (killed?)"
+			failed=$((failed + 1))
 		elif [ -f "$results/$i.timeout" ]; then
 			echo "not ok $i $name (${seconds} s) # timed out after $(cat "$results/$i.timeout") s (TEST_TIMEOUT)"
 			failed=$((failed + 1))
@@ -97,6 +100,10 @@ for ((i = 1; i <= ${#tests[@]}; i++)); do
 	fi
 done
 wait
+# a test whose runner died left no status: a failure, not a gap
+for ((i = reported + 1; i <= ${#tests[@]}; i++)); do
+	[ -f "$results/$i.status" ] || echo "lost 0" > "$results/$i.status"
+done
 report_finished
 echo "# $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

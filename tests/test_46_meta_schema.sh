@@ -39,13 +39,20 @@ jq -e '.calibration == {arm: "stock", benches: ["pchase"]}' "$old/meta.json" > /
 [ "$(grep -c 'bench=pchase' "$old/samples.csv")" = 1 ] && grep -q '^stock,1,l1d_misses_per_op,"bench=pchase' "$old/samples.csv" ||
 	fail "pchase ran elsewhere than stock's pmu boot: $(grep 'bench=pchase' "$old/samples.csv" | cut -d, -f1-3 | tr '\n' ' ')"
 grep -q '^cdev-hash,1,insns_per_op,' "$old/samples.csv" || fail "cdev-hash's pmu boot wrote no rows"
-! grep -q 'side missing' "$old/report/report.txt" ||
-	fail "the report takes the calibration cdev-hash did not run for a missing side"
+missing=$(lines_matching 'side missing' "$old/report/report.txt")
+[ -z "$missing" ] || fail "the report takes the calibration cdev-hash did not run for a missing side: $missing"
 bisect=$(ls -d "$tmp"/fake/results/*-bisect)
-grep -q '^SUITE_STEPS=.*traced_pass' "$bisect/stock/boot-1/suite.env" ||
-	fail "boot 1 does not run the traced pass: $(grep SUITE_STEPS "$bisect/stock/boot-1/suite.env")"
-! grep -q '^SUITE_STEPS=.*traced_pass' "$bisect/stock/boot-2/suite.env" ||
-	fail "boot 2 runs the traced pass, TRACED_BOOTS=1: $(grep SUITE_STEPS "$bisect/stock/boot-2/suite.env")"
+for b in 1 2; do
+	steps=$(lines_matching '^SUITE_STEPS=' "$bisect/stock/boot-$b/suite.env")
+	traced=$(lines_matching '^stock,[12],lock_hold_ns,' "$bisect/stock/boot-$b/samples.csv")
+	if [ $b = 1 ]; then
+		[[ $steps = *traced_pass* ]] && [ -n "$traced" ] ||
+			fail "boot 1 does not run the traced pass or has no traced rows: $steps"
+	else
+		[[ $steps != *traced_pass* ]] && [ -z "$traced" ] ||
+			fail "boot 2 runs the traced pass or has traced rows, TRACED_BOOTS=1: $steps $traced"
+	fi
+done
 echo "run once: the calibration on stock's pmu boot alone, no side missing; the traced pass on boot 1 alone"
 
 # "KEY<TAB>TYPE" of every member of every object in the files, an array's
