@@ -8,7 +8,8 @@
 # writable.  Exits with the suite's status; 124 on a hang (per-boot
 # timeout), 125 on a panic or a guest that gave no status, 128 + N where
 # QEMU was killed by signal N from outside the rig (the OOM killer, a
-# kill), whose name it writes in BOOT_DIR/qemu-signal.
+# kill), whose name it writes in BOOT_DIR/qemu-signal, or where the boot
+# itself was interrupted by signal N (INT, TERM, HUP).
 # Settings used (scripts/settings.def): GUEST_MEM, BOOT_TIMEOUT, and those
 # the phase's row names (MODE, VCPUS, PMU_VCPUS, PMU_INTERLEAVE).
 set -euo pipefail
@@ -71,6 +72,14 @@ stamp_steps() {
 }
 
 rm -f "$boot_dir/exit-status" "$boot_dir/qemu-signal"
+# Ctrl-C, or make bench's TERM, stops QEMU with the rest of the process
+# group (QEMU exits 0 on either) and the console's pipe: the boot did not
+# finish, which says nothing of the kernel.
+interrupted=
+for signal in INT TERM HUP; do
+	# shellcheck disable=SC2064 # the signal's name, now
+	trap "interrupted=$signal" "$signal"
+done
 rc=0 qemu_rc=0 t0=$(date +%s)
 every_minute boot_progress "$t0" &
 progress=$!
@@ -97,6 +106,10 @@ timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
 		[ "$rc" != 0 ] || rc=${statuses[3]}
 	}
 stop_progress "$progress"
+if [ -n "$interrupted" ]; then
+	log "$variant: interrupted (SIG$interrupted) after $(( $(date +%s) - t0 ))s: the boot did not finish"
+	exit $((128 + $(kill -l "$interrupted")))
+fi
 
 tail_log() {
 	printf '%s\n' "--- last lines of $boot_dir/serial.log ---" >&2

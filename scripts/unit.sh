@@ -48,6 +48,11 @@ unit_facts_json "$UNIT_KERNEL" "$PHASE_KERNEL" |
 		--arg sitting "${UNIT_SITTING:-}" '. + $ARGS.named | if .sitting == "" then del(.sitting) else . end' \
 		> "$unit_dir/ran.json"
 
+# Interrupted (Ctrl-C, make bench's TERM): neither `failed` nor
+# `seconds`, a unit that did not finish, which make resume runs again.
+# bash runs the trap once the boot in the foreground has ended.
+trap 'log "$UNIT_LABEL: $UNIT_ARM interrupted: the unit did not finish"; exit 130' INT TERM HUP
+
 # `seconds` last: a unit is finished (lib.sh unit_state) only once its
 # `failed` is written.
 finish() {	# finish STATUS SECONDS

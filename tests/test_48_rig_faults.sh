@@ -2,7 +2,7 @@
 # Faults of the rig itself (issue 35): a QEMU killed in the middle of a
 # boot, a unit's rows cut short before the merge, a resume while a bench
 # holds the results folder, Ctrl-C during a kernel build's progress
-# reports, and RESULTS_DIR on a full filesystem.  Each says what
+# reports and during a boot, and RESULTS_DIR on a full filesystem.  Each says what
 # happened; a run it stops is not "complete", keeps the units that
 # finished as they were, and a make resume runs again exactly the units
 # that did not finish and completes the run.  The runs are the rig's own scripts (bench.sh,
@@ -22,7 +22,8 @@ cp scripts/boot.sh "$tmp/rig/scripts/boot.sh"
 # killed by SIGKILL in the middle of the boot), fill (the guest fills
 # the filesystem of the unit's folder, file FILL), cut (the last 5 bytes
 # of boot-1's rows cut off, as a full disk or a copy cut short leaves
-# them).
+# them), wait (a guest that runs until Ctrl-C, file waiting in its
+# folder while it does).
 cat > "$tmp/bin/qemu-system-x86_64" <<'QEMU'
 #!/bin/bash
 if [ "$1" = --version ]; then
@@ -38,6 +39,11 @@ case " ${GUEST_FAULTS:-} " in
 *" $VARIANT/boot-$BOOT:kill "*) kill -KILL $$ ;;
 *" $VARIANT/boot-$BOOT:fill "*) dd if=/dev/zero of="$FILL" bs=64k 2> /dev/null ;;
 *" $VARIANT/boot-$BOOT:cut "*) truncate -s -5 "$dir/../boot-1/samples.csv" ;;
+*" $VARIANT/boot-$BOOT:wait "*)
+	# QEMU ends on INT or TERM with status 0, the console cut off
+	trap 'exit 0' INT TERM
+	: > "$dir/waiting"
+	while :; do sleep 0.1; done ;;
 esac
 {
 	"$BIN_DIR/rows" header
@@ -151,7 +157,30 @@ done
 flock -n "$tmp/lock" true || fail "after Ctrl-C, the progress reporter's sleep holds make bench's lock"
 echo "Ctrl-C in a kernel build: the progress reporter leaves make bench's lock free"
 
-# 5. RESULTS_DIR on a full filesystem, last: it needs a tmpfs mounted.
+# 5. Ctrl-C during boot 2: the boot and its unit say they were
+# interrupted, the unit is left unfinished (no failed, no seconds), the
+# run is "interrupted"; make resume runs boots 2 and 3.
+setsid env --default-signal=INT RESULTS_DIR="$tmp/int" GUEST_FAULTS=stock/boot-2:wait "$rig/bench.sh" \
+	> "$tmp/log" 2>&1 &
+leader=$!
+for _ in $(seq 100); do
+	! compgen -G "$tmp/int/2*/stock/boot-2/waiting" > /dev/null || break
+	sleep 0.1
+done
+kill -INT -- -"$leader"
+wait "$leader" && fail "make bench went on after Ctrl-C: $(cat "$tmp/log")"
+run=$(ls -d "$tmp"/int/2*)
+says "stock: interrupted \(SIGINT\) after [0-9]+s: the boot did not finish"
+says "round 2/3: stock interrupted: the unit did not finish"
+says "interrupted: $run is marked interrupted"
+! grep -qE 'FAILED|could not be written' "$tmp/log" || fail "an interrupted boot was taken for a failure: $(cat "$tmp/log")"
+[ "$(cat "$run/status")" = interrupted ] || fail "status after Ctrl-C: $(cat "$run/status")"
+[ ! -e "$run/stock/boot-2/failed" ] && [ ! -e "$run/stock/boot-2/seconds" ] ||
+	fail "the interrupted unit counts as finished or failed"
+resumed stock/boot-2 stock/boot-3
+echo "Ctrl-C in a boot: named as an interruption, the unit unfinished; make resume ran it and the next"
+
+# 6. RESULTS_DIR on a full filesystem, last: it needs a tmpfs mounted.
 mkdir "$tmp/full"
 if ! err=$(mount -t tmpfs -o size=8m cdevbench-full "$tmp/full" 2>&1); then
 	echo "the full-filesystem case needs to mount a tmpfs, refused here (${err:-no reason given}); the other cases passed"
