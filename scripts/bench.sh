@@ -198,8 +198,9 @@ once=()
 for v in "${booted_arms[@]}"; do [ "${v%%:*}" = "$BASELINE-aa" ] || once+=("$v"); done
 calibration_arm=${once[0]:-}
 [ "$has_baseline" = 0 ] || calibration_arm=$(arm_name "$BASELINE")
-calibrated=0
+calibrated=0 calibration_free=
 if [ "$PMU" = 1 ]; then
+	calibration_free=$(calibration_free_benches)
 	pmu_runs=$("$BUILD_DIR/bin/bench_plan" runs pmu 1) ||
 		die "bench_plan cannot list the runs of the pmu boots (above)"
 	for b in "${CALIBRATION_BENCHES[@]}"; do
@@ -289,7 +290,7 @@ for on in "${ons[@]}"; do
 			phase_load "$p"
 			benches=$BENCHES
 			if [ "$PHASE_PLUGIN" != - ] && [ "$v" != "$calibration_arm" ]; then
-				benches=$(calibration_free_benches)
+				benches=$calibration_free
 				[ -n "$benches" ] && [ -n "$(BENCHES=$benches "$BUILD_DIR/bin/bench_plan" runs "$p" "$PHASE_VCPUS")" ] ||
 					continue
 			fi

@@ -30,7 +30,7 @@ jq -e '.against.variant == "stock" and (.variants | keys_unsorted[0] | endswith(
 	"$joined/meta.json" > /dev/null || fail "the join's meta.json is not one: $(jq -c .against "$joined/meta.json")"
 echo "fake runs: plan, merge, resume and join wrote ${#metas[@]} meta.json files"
 
-# What runs once: the plugin's calibration on the first arm's pmu boot,
+# What runs once: the plugin's calibration on the baseline's pmu boot,
 # which the report does not take for a missing side of the others'; the
 # traced pass on the first TRACED_BOOTS (1) timing boots.
 old=$(ls -d "$tmp"/fake/results/*-old)
