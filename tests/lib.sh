@@ -19,6 +19,40 @@ needs_kernel() {
 	exit 77
 }
 
+# wait_for WHAT CMD...: run CMD (its output dropped) every 0.1 s until it
+# succeeds, for as long as the test may run: a test waits for the event
+# it needs, never a guessed time, which a loaded host overruns.  Under
+# tests/run.sh, it fails naming WHAT 5 s before the test's timeout
+# (TEST_DEADLINE, in seconds since the epoch), so that the failure says
+# which event never came; a test run alone waits until Ctrl-C.
+wait_for() {
+	local what=$1
+	shift
+	until "$@" > /dev/null; do
+		[ -z "${TEST_DEADLINE:-}" ] || [ "$(date +%s)" -lt $((TEST_DEADLINE - 5)) ] ||
+			fail "waited until the test's timeout for $what, which never came"
+		sleep 0.1
+	done
+}
+
+# held FILE: another process holds FILE's flock.
+held() { ! flock -n "$1" true; }
+
+# hold_lock FILE: a background process ($holder) holds FILE's flock, as a
+# make bench holds its results folder's, from when this returns until
+# release_lock or the test's end (its sleeps do not keep the lock).
+hold_lock() {
+	(exec 9> "$1" && flock 9 && while kill -0 $$ 2> /dev/null; do sleep 1 9>&-; done) &
+	holder=$!
+	wait_for "a lock on $1" held "$1"
+}
+
+# release_lock: the lock of hold_lock is free when this returns.
+release_lock() {
+	kill "$holder"
+	wait "$holder" 2> /dev/null || true
+}
+
 # expect_fail "what" "stderr pattern" cmd...: cmd must fail and say pattern
 # (an empty pattern, which any output matches, is refused).
 expect_fail() {

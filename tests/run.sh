@@ -9,6 +9,8 @@
 # TESTS: a subset, by number or name ("20 42", "test_22_variant").
 # TEST_TIMEOUT: seconds a test may run (default 600 for a host test,
 # 3600 for a kernel test); one that runs longer is stopped and fails.
+# A test's waits (tests/lib.sh, wait_for) last until just before then:
+# TEST_DEADLINE, the seconds since the epoch at which it is stopped.
 # TEST_JOBS: host tests run at once (default nproc), each reported in
 # order once it and those before it end; kernel tests run one at a time, their output
 # streamed as it comes (a boot's numbers move when another runs beside
@@ -40,6 +42,7 @@ run_test() {
 	local out=$results/$1 limit t0 rc
 	limit=${TEST_TIMEOUT:-$([ "$(number_of "$2")" -lt 90 ] && echo 600 || echo 3600)}
 	t0=$(date +%s)
+	local -x TEST_DEADLINE=$((t0 + limit))
 	if [ "${3:-}" = stream ]; then
 		echo "# $(basename "$2" .sh)"
 		timeout -k 10 "$limit" bash "$2" 2>&1 | tee "$out.log" | sed -u 's/^/#   /'

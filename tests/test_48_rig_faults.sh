@@ -119,16 +119,12 @@ says "units whose rows are not a samples.csv \(cut short or written over\): stoc
 [ ! -e "$run/samples.csv" ] || fail "a run with rows cut short has a samples.csv"
 
 # 3. make resume while a make bench holds the results folder: refused
-# before anything changes.  The sleep itself holds the lock, so that
-# killing it frees it.
-(exec 9> "$tmp/cut/.lock" && flock 9 && exec sleep 30) &
-holder=$!
-sleep 1
+# before anything changes.
+hold_lock "$tmp/cut/.lock"
 expect_fail "make resume during a make bench" "a 'make bench' or 'make resume' is using $tmp/cut; wait for it" \
 	env RUN="$run" "$rig/resume.sh"
 [ "$(cat "$run/status")" = failed ] || fail "a refused resume changed the status: $(cat "$run/status")"
-kill "$holder"
-wait "$holder" 2> /dev/null || true
+release_lock
 
 # ... and once it is free, make resume runs boot 1 again.
 resumed stock/boot-1
@@ -148,14 +144,15 @@ sleep 30
 BUILD
 setsid env --default-signal=INT bash "$tmp/build.sh" "$tmp/lock" &
 leader=$!
-sleep 1
+# the INT once the build holds the lock and its reporter sleeps
+wait_for "the stand-in build's progress reporter to sleep (its 'sleep 60')" pgrep -g "$leader" -xf 'sleep 60'
 kill -INT -- -"$leader"
 wait "$leader" && fail "the build went on after Ctrl-C"
-for _ in $(seq 20); do
-	! flock -n "$tmp/lock" true || break
-	sleep 0.1
-done
-flock -n "$tmp/lock" true || fail "after Ctrl-C, the progress reporter's sleep holds make bench's lock"
+# every_minute ends only once its sleep has: with it gone, the lock is
+# free at once, or a sleep left behind holds it
+reporter_gone() { ! pgrep -g "$leader" -x bash; }
+wait_for "the progress reporter (every_minute) to end after Ctrl-C" reporter_gone
+! held "$tmp/lock" || fail "after Ctrl-C, the progress reporter's sleep holds make bench's lock"
 echo "Ctrl-C in a kernel build: the progress reporter leaves make bench's lock free"
 
 # 5. Ctrl-C during boot 2: the boot and its unit say they were
@@ -164,10 +161,13 @@ echo "Ctrl-C in a kernel build: the progress reporter leaves make bench's lock f
 setsid env --default-signal=INT RESULTS_DIR="$tmp/int" GUEST_FAULTS=stock/boot-2:wait "$rig/bench.sh" \
 	> "$tmp/log" 2>&1 &
 leader=$!
-for _ in $(seq 100); do
-	! compgen -G "$tmp/int/2*/stock/boot-2/waiting" > /dev/null || break
-	sleep 0.1
-done
+# the INT once boot 2's stand-in guest runs (boot 1 may take any time)
+boot_2_started() {
+	compgen -G "$tmp/int/2*/stock/boot-2/waiting" && return
+	kill -0 "$leader" 2> /dev/null || fail "make bench ended before boot 2 started: $(cat "$tmp/log")"
+	return 1
+}
+wait_for "boot 2 to start (its stand-in guest's file 'waiting')" boot_2_started
 kill -INT -- -"$leader"
 wait "$leader" && fail "make bench went on after Ctrl-C: $(cat "$tmp/log")"
 run=$(ls -d "$tmp"/int/2*)
