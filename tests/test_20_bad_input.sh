@@ -95,7 +95,7 @@ lock=$(mktemp)
 	exec 9> "$lock"
 	flock -n 9
 	every_minute true &
-	sleep 0.5
+	wait_for "every_minute's sleep to start" pgrep -P $! -x sleep
 	kill $!
 	wait $! || true
 )
@@ -105,12 +105,10 @@ echo "a killed progress reporter leaves nothing behind"
 
 # A second run on a results folder in use is refused.
 results=$(mktemp -d)
-flock "$results/.lock" sleep 30 &
-holder=$!
-sleep 1
+hold_lock "$results/.lock"
 expect_fail "two runs on one results folder" "another 'make bench' or a 'make resume' is using" \
 	env VARIANTS=stock RESULTS_DIR="$results" scripts/bench.sh
-kill $holder
+release_lock
 rm -rf "$results"
 
 # docs/settings.md's table of settings is the one scripts/settings.def makes.

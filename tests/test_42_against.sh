@@ -143,10 +143,8 @@ expect_fail "make bench against a run of other code" "AGAINST=last-week: this ru
 	meta_write_comparable "$tmp/comparable.json"
 	jq '. + { variants: { stock: {} } }' "$tmp/comparable.json" > "$RESULTS_DIR/old/meta.json"
 ) 2> /dev/null
-flock "$RESULTS_DIR/.lock" sleep 30 &
-holder=$!
-sleep 1
+hold_lock "$RESULTS_DIR/.lock"
 expect_fail "make bench against a run measured alike, tcg" "another 'make bench' or a 'make resume' is using" \
 	env AGAINST=last-week VARIANTS=stock MODE=tcg scripts/bench.sh
-kill $holder
+release_lock
 echo "refused: other settings, other measuring code, another host outside icount; make bench before it builds"

@@ -7,9 +7,11 @@
 needs_kernel stock
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# a QEMU the run failed to stop is stopped here
+trap 'xargs -r kill < "$tmp/qemu.pids" 2> /dev/null; rm -rf "$tmp"' EXIT
 mkdir "$tmp/bin"
-# --version fails when QEMU_VERSION_FAILS is set; a boot sleeps.
+# --version fails when QEMU_VERSION_FAILS is set; a boot sleeps until
+# stopped, so that one the run does not stop is told from one it does.
 cat > "$tmp/bin/qemu-system-x86_64" <<'QEMU'
 #!/bin/sh
 if [ "$1" = --version ]; then
@@ -18,7 +20,7 @@ if [ "$1" = --version ]; then
 	exit 0
 fi
 echo $$ >> "$QEMU_PIDS"
-exec sleep 120
+exec sleep infinity
 QEMU
 chmod +x "$tmp/bin/qemu-system-x86_64"
 settings=(PATH="$tmp/bin:$PATH" VARIANTS=stock FAULTS=0 BOOTS=1 MODE=icount
@@ -35,23 +37,25 @@ rm -rf "$run"
 # it: setsid makes bench.sh (this pid) the leader of a group of its own.
 # Once with one boot at a time, once with two side by side (each in a
 # process group of its own, which bench.sh must stop itself).
+# booted: the run has started its $jobs boots; ended PID: PID has ended.
+booted() {
+	[ "$(wc -l < "$tmp/qemu.pids")" -ge "$jobs" ] && return
+	kill -0 "$leader" 2> /dev/null || fail "BOOT_JOBS=$jobs: the run ended before its boots started: $(cat "$tmp/log")"
+	return 1
+}
+ended() { ! kill -0 "$1" 2> /dev/null; }
 for jobs in 1 2; do
 	: > "$tmp/qemu.pids"
 	env "${settings[@]}" BOOTS=2 BOOT_JOBS=$jobs setsid scripts/bench.sh > "$tmp/log" 2>&1 &
 	leader=$!
-	for _ in $(seq 120); do
-		[ "$(wc -l < "$tmp/qemu.pids")" -ge "$jobs" ] && break
-		sleep 1
-	done
-	[ "$(wc -l < "$tmp/qemu.pids")" -ge "$jobs" ] ||
-		{ cat "$tmp/log"; fail "BOOT_JOBS=$jobs: the run did not start $jobs boot(s)"; }
+	wait_for "BOOT_JOBS=$jobs: the run to start $jobs boot(s)" booted
 	kill -TERM -- -"$leader"
 	start=$(date +%s)
 	wait "$leader" && fail "bench.sh exited 0 after SIGTERM"
 	[ $(( $(date +%s) - start )) -lt 30 ] || fail "bench.sh took more than 30 s to stop after SIGTERM"
-	sleep 1
+	# the run signals its QEMUs and does not wait for them to end
 	while read -r pid; do
-		! kill -0 "$pid" 2> /dev/null || fail "BOOT_JOBS=$jobs: a QEMU (pid $pid) outlived the run"
+		wait_for "BOOT_JOBS=$jobs: its QEMU (pid $pid) to end with the run" ended "$pid"
 	done < "$tmp/qemu.pids"
 	run=$(ls -d "$tmp"/results/2*)
 	[ "$(cat "$run/status")" = interrupted ] || fail "status after SIGTERM: $(cat "$run/status")"
