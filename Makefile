@@ -1,15 +1,36 @@
-# cdevbench: every entry point.  See README.md.
-#   make bench      set up, build the kernels, boot, measure, report
-#   make check      the host tests (minutes, no kernel)
-#   make test       the host tests, then the kernel tests (smoke runs)
-#   make compare    the report of a run (RUN=, BASELINE=, AGAINST=)
-#   make baseline   keep a run (RUN=) as a named baseline (SAVE=NAME)
-#   make merge      join the units of a run (RUN=) that another executor ran
-#   make race-check the selftest's races on several vCPUs, negative controls
-#                   required to fail
-#   make docs       the docs' tables of metrics and settings made again
+# cdevbench: every entry point, its job and what it costs on a 2-core host
+# without KVM (docs/measurements.md).  A bare make prints this (make help).
+#   make help        this list; starts nothing
+#   make bench       * set up, build the kernels, boot, measure, report:
+#                    ~40 min (kernels built; ~17 min more from no ccache)
+#   make check       * the host tests, no kernel built, no boot: ~2.5 min
+#                    idle (6.1's source extracted once, for kselftest.h)
+#   make test        * make check, then the kernel tests (smoke runs on
+#                    both bases, the plugin, Slurm): ~45 min
+#   make compare     the report of a run (RUN=, BASELINE=, AGAINST=): ~20 s
+#   make baseline    keep a run (RUN=) as a named baseline (SAVE=NAME): 1 s
+#   make resume      * finish a run that stopped (RUN=): a boot per unit
+#                    left (~1 min each), then its report
+#   make merge       join the units of a run (RUN=) that another executor
+#                    ran: seconds
+#   make race-check  * the selftest's races on several vCPUs, negative
+#                    controls required to fail: ~15 min for four variants
+#   make docs        the docs' tables of metrics and settings made again:
+#                    seconds
+#   make example     docs/example/ made again from a QUICK run (RUN=):
+#                    seconds
+#   make variant     * a variant from a posted series (NAME=, FROM=) and
+#                    its apply check on every base: ~1 s
+#   make kernels     * every variant's kernels (VARIANTS=): ~17 min from
+#                    no ccache, seconds once built
+#   make deps        the Debian packages: checked; as root, installed
+#   make progs       the guest's programs; make tools, the host's (compare,
+#                    the plugin): seconds
+#   make clean       remove the built kernels, modules and programs: 1 s
+# * runs make deps first: as root, apt-get installs the packages missing
+#   (about 30: QEMU, bpftrace, Slurm, the kernel build's tools).
 # Settings (make VAR=value): every name declared in scripts/settings.def,
-# with its default, check and meaning there and in README.md.
+# with its default, check and meaning there and in docs/settings.md.
 
 SHELL := /bin/bash
 export $(shell sed -n 's/^\([A-Z_][A-Z_0-9]*\) *|.*/\1/p' scripts/settings.def)
@@ -35,9 +56,12 @@ COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench
 STATS_LIBS := -lgsl -lgslcblas -lm
 COMPARE_LIBS := -ljansson $(STATS_LIBS)
 
-.PHONY: all deps kernels variant progs tools bench race-check compare baseline example resume merge docs check test clean
+.PHONY: help deps kernels variant progs tools bench race-check compare baseline example resume merge docs check test clean
 
-all: bench
+# The header above, the one list of entry points: a bare make prints it
+# rather than starting a run.
+help:
+	@sed -n '/^[^#]/q; s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
 
 progs: $(PROGS)
 
