@@ -406,7 +406,7 @@ log "step 2/3: run $run_id: ${booted_arms[*]} x $BOOTS boots${BISECT:+, then the
 t_boots=$(date +%s)
 case $EXECUTOR in
 local)
-	[ "$BOOT_JOBS" = 1 ] || log "$BOOT_JOBS boots at once; warning: boots side by side move each other's numbers, in icount mode too (README)"
+	[ "$BOOT_JOBS" = 1 ] || log "$BOOT_JOBS boots at once; warning: boots side by side move each other's numbers, in icount mode too (docs/running.md, \"Parallel boots\")"
 	# Up to BOOT_JOBS at once, started in the plan's order.  Each
 	# background unit is a process group of its own (set -m), so that an
 	# interrupted run stops its QEMUs too.
@@ -426,7 +426,7 @@ slurm)
 	# until none is left in the queue.  The nodes read the kernels, the
 	# programs and the rig where this host has them: BUILD_DIR, the run
 	# folder and the rig must be on a filesystem every node mounts at the
-	# same path (README, "Units, executors, Slurm").
+	# same path (docs/units.md).
 	command -v sbatch > /dev/null || die "EXECUTOR=slurm: no sbatch here (Debian: slurm-client)"
 	mkdir -p "$run/slurm"
 	read -r -a slurm_args <<< "$SLURM_ARGS"

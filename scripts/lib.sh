@@ -799,7 +799,7 @@ unit_refusal() {	# unit_refusal UNIT_DIR EXPECTED EXPECTED_NAME
 	json_difference "the unit (ran.json)" "$1/ran.json" "$3" "$2" "${UNIT_FACTS[@]}"
 }
 
-# The README's table of settings.
+# docs/settings.md's table of settings.
 settings_table() {
 	local name default check scope doc meaning
 	echo '| variable | default | meaning |'
