@@ -14,6 +14,7 @@ packages=(
 	libgsl-dev		# compare: Student's t distribution and its quantile
 	libjansson-dev		# compare: reads meta.json and race.json
 	shellcheck		# make test lints the shell scripts
+	procps			# the host tests wait for processes (pgrep)
 	ccache			# keeps kernel rebuilds cheap
 	git			# make variant: mbox splitting, git ranges, work trees
 	slurm-client		# EXECUTOR=slurm: sbatch, squeue
