@@ -63,7 +63,15 @@ COMPARE_LIBS := -ljansson $(STATS_LIBS)
 help:
 	@sed -n '/^[^#]/q; s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
 
-progs: $(PROGS)
+# What the guest runs, listed for scripts/initramfs.sh, which packs them:
+# every program but trace_rows.
+GUEST_PROGS := $(filter-out $(BIN_DIR)/trace_rows,$(PROGS))
+
+progs: $(PROGS) $(BIN_DIR)/guest-programs
+
+$(BIN_DIR)/guest-programs: Makefile
+	@mkdir -p $(@D)
+	@printf '%s\n' $(notdir $(GUEST_PROGS)) > $@
 
 # Host-side tools: the comparison and its unit test, the TCG plugin, the
 # unit test of its cache model and the reader of its records.

@@ -4,9 +4,11 @@
 # What a phase boots (its kernel, mode, vCPUs, plugin and command line) is
 # its row of scripts/phases.def.
 # BOOT_DIR must hold suite.env; it receives serial.log, the suite's output,
-# exit-status and steps.tsv (the boot's profile, below).  The host root is shared read-only over 9p, BOOT_DIR
-# writable.  Exits with the suite's status; 124 on a hang (per-boot
-# timeout), 125 on a panic or a guest that gave no status, 128 + N where
+# exit-status and steps.tsv (the boot's profile, below).  The guest runs
+# from an initramfs; the host root (read-only) and BOOT_DIR (writable) are
+# its 9p exports, which it mounts once its sealed part is over.  Exits
+# with the suite's status; 124 on a hang (per-boot timeout), 125 on a
+# panic or a guest that gave no status, 128 + N where
 # QEMU was killed by signal N from outside the rig (the OOM killer, a
 # kill), whose name it writes in BOOT_DIR/qemu-signal, or where the boot
 # itself was interrupted by signal N (INT, TERM, HUP).
@@ -23,6 +25,18 @@ bzimage=$(kernel_obj_dir "$variant" "$PHASE_KERNEL")/arch/x86/boot/bzImage
 
 [ -f "$bzimage" ] || die "no $PHASE_KERNEL kernel for $variant: run 'make kernels'"
 [ -f "$boot_dir/suite.env" ] || die "$boot_dir/suite.env missing"
+
+# The guest starts from an initramfs (scripts/initramfs.sh; why:
+# guest-init/attach), made for this boot and removed after it.
+initrd=$(mktemp "${TMPDIR:-/tmp}/cdevbench-initrd.XXXXXX")
+trap 'rm -f "$initrd"' EXIT
+"$RIG_ROOT/scripts/initramfs.sh" "$variant" "$PHASE_KERNEL" "$boot_dir/suite.env" "$initrd"
+# Boot k draws QEMU's random numbers (RDRAND, the boot's RNG seed) from
+# seed k, in every arm; the RTC starts at one date and runs on the
+# guest's clock: nothing of the host's randomness or time reaches it.
+RTC_BASE=2026-01-01T00:00:00
+seed=$(sed -n 's/^BOOT=//p' "$boot_dir/suite.env")
+[[ $seed =~ ^[0-9]+$ ]] || die "$boot_dir/suite.env gives no BOOT number, the boot's seed"
 
 case $PHASE_MODE in
 icount) accel=(-accel tcg -cpu max -icount 'shift=0,sleep=off') ;;
@@ -42,9 +56,7 @@ fi
 # slab_nomerge gives every cache its own /proc/slabinfo line (kernfs nodes).
 # An array, joined with blanks for -append: no word of it is ever
 # glob-expanded (slub_debug's cache list holds a '*').
-cmdline=(console=ttyS0 root=hostroot rootfstype=9p ro
-	'rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144'
-	"init=$RIG_ROOT/guest-init/init" cdevbench_guest=1
+cmdline=(console=ttyS0 "rdinit=$RIG_ROOT/guest-init/init" cdevbench_guest=1
 	panic=-1 oops=panic clocksource=tsc tsc=reliable nokaslr slab_nomerge
 	"${PHASE_CMDLINE[@]}")
 
@@ -91,7 +103,8 @@ timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 \
 	"${accel[@]}" "${plugin[@]}" -smp "$PHASE_VCPUS" -m "$GUEST_MEM" \
 	-display none -monitor none -no-reboot -no-user-config -nodefaults \
 	-serial file:/dev/stdout \
-	-kernel "$bzimage" -append "${cmdline[*]}" \
+	-seed "$seed" -rtc "base=$RTC_BASE,clock=vm" \
+	-kernel "$bzimage" -initrd "$initrd" -append "${cmdline[*]}" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$boot_dir,mount_tag=results,security_model=none,multidevs=remap" \
 	2> "$boot_dir/qemu.log" | tee "$boot_dir/serial.log" |

@@ -24,7 +24,7 @@ printf '%s\n' '#include <stdio.h>' 'int f(int n);' 'int f(int n)' '{' '	FILE *f 
 lint_c "$tmp/leak.c" | grep -q 'Wanalyzer-file-leak' || fail "the C lint does not see a leaked FILE: $(lint_c "$tmp/leak.c")"
 echo "the C lint on a leaked FILE: a finding"
 
-shell_files=(.ci/run guest-init/init guest-init/suite scripts/*.sh tests/*.sh)
+shell_files=(.ci/run guest-init/init guest-init/suite guest-init/attach scripts/*.sh tests/*.sh)
 lint_shell "${shell_files[@]}" || fail "shellcheck found the problems above"
 echo "shellcheck: ${#shell_files[@]} files clean"
 

@@ -1,0 +1,59 @@
+#!/bin/bash
+# The initramfs one boot runs from (guest-init/attach says why):
+#   scripts/initramfs.sh KERNEL FLAVOUR SUITE_ENV CPIO
+# Debian's busybox-static as every command in /bin, and at their host
+# paths guest-init, the guest programs (build/bin/guest-programs, written
+# by make progs) with the shared libraries they load, the rig's modules
+# built for KERNEL's FLAVOUR and the files SUITE_ENV's SELFTEST_ARGS name;
+# SUITE_ENV as /etc/cdevbench/suite.env.
+# Written to CPIO, newc and uncompressed (the kernel needs no decompressor).
+# Owners, times and the order of entries are fixed, so that its bytes
+# depend on those files' contents only: two boots of one kernel and one
+# suite.env unpack the same bytes into the same pages.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage="usage: initramfs.sh KERNEL FLAVOUR SUITE_ENV CPIO"
+kernel=${1:?$usage} flavour=${2:?$usage} suite_env=${3:?$usage} cpio_out=${4:?$usage}
+BUSYBOX=/bin/busybox
+programs=$BUILD_DIR/bin/guest-programs
+modules=$(module_dir "$kernel" "$flavour")
+
+[ -x "$BUSYBOX" ] || die "no $BUSYBOX: install busybox-static (make deps)"
+! ldd "$BUSYBOX" > /dev/null 2>&1 || die "$BUSYBOX is not statically linked: install busybox-static"
+[ -s "$programs" ] || die "no $programs: run 'make progs'"
+compgen -G "$modules/*.ko" > /dev/null || die "no modules in $modules: run 'make kernels'"
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/cdevbench-initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+
+# FILE... at their own paths in the stage, symbolic links followed.
+stage_files() {
+	local f
+	for f; do
+		mkdir -p "$stage$(dirname "$f")"
+		cp -L "$f" "$stage$f"
+	done
+}
+
+mkdir -p "$stage"/{bin,etc/cdevbench,proc,sys,dev,run,tmp,host}
+cp "$BUSYBOX" "$stage/bin/busybox"
+for applet in $("$BUSYBOX" --list); do
+	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
+done
+cp "$suite_env" "$stage/etc/cdevbench/suite.env"
+stage_files "$RIG_ROOT"/guest-init/{init,suite,attach} "$modules"/*.ko
+# and the files the selftest's arguments name (known failures)
+mapfile -t named < <(. "$suite_env" && for word in $SELFTEST_ARGS; do
+	[[ $word != /* ]] || echo "$word"; done)
+stage_files "${named[@]}"
+mapfile -t bins < <(sed "s|^|$BUILD_DIR/bin/|" "$programs")
+stage_files "${bins[@]}"
+# the loader and every library ldd resolves, at the paths it names
+mapfile -t libs < <(ldd "${bins[@]}" |
+	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $2 ~ /^\(/ { print $1 }' | sort -u)
+stage_files "${libs[@]}"
+
+find "$stage" -exec touch -h -d @0 {} +
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
+	cpio -o -H newc -R 0:0 --reproducible --quiet) > "$cpio_out"
