@@ -28,7 +28,7 @@ bzimage=$(kernel_obj_dir "$variant" "$PHASE_KERNEL")/arch/x86/boot/bzImage
 
 # The guest starts from an initramfs (scripts/initramfs.sh; why:
 # guest-init/attach), made for this boot and removed after it.
-initrd=$(mktemp "${TMPDIR:-/tmp}/cdevbench-initrd.XXXXXX")
+initrd=$boot_dir/initramfs.cpio
 trap 'rm -f "$initrd"' EXIT
 "$RIG_ROOT/scripts/initramfs.sh" "$variant" "$PHASE_KERNEL" "$boot_dir/suite.env" "$initrd"
 # Boot k draws QEMU's random numbers (RDRAND, the boot's RNG seed) from

@@ -6,8 +6,9 @@
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/bin" "$tmp/build/kernels/6.1/stock/obj-fault/arch/x86/boot" "$tmp/boot" "$tmp/cwd"
-touch "$tmp/build/kernels/6.1/stock/obj-fault/arch/x86/boot/bzImage" "$tmp/boot/suite.env"
+mkdir -p "$tmp/bin" "$tmp/boot" "$tmp/cwd"
+stand_in_build "$tmp/build"
+stand_in_suite_env "$tmp/boot"
 # A QEMU that records its arguments, one per line.
 cat > "$tmp/bin/qemu-system-x86_64" <<'QEMU'
 #!/bin/sh
@@ -23,7 +24,7 @@ touch "$tmp/cwd/slub_debug=A;-,kmemleak_x"
 append=$(grep -A1 -x -- -append "$tmp/args" | tail -1)
 grep -q ' slub_debug=A;-,kmemleak_\*$' <<< "$append" ||
 	fail "the fault kernel's command line was changed on its way to QEMU: $append"
-grep -q " init=$RIG_ROOT/guest-init/init cdevbench_guest=1 " <<< "$append" ||
+grep -q " rdinit=$RIG_ROOT/guest-init/init cdevbench_guest=1 " <<< "$append" ||
 	fail "the command line lacks the guest init and its marker: $append"
 echo "command line passed as written: ...${append: -60}"
 

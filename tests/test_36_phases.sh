@@ -17,11 +17,8 @@ phases=$(rig phase_names)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/bin" "$tmp/build/bin"
-for obj in obj obj-fault; do
-	mkdir -p "$tmp/build/kernels/6.1/stock/$obj/arch/x86/boot"
-	touch "$tmp/build/kernels/6.1/stock/$obj/arch/x86/boot/bzImage"
-done
+mkdir -p "$tmp/bin"
+stand_in_build "$tmp/build"
 touch "$tmp/build/bin/tcg_pmu.so"
 # A QEMU that records its arguments, one per line; kvm_refusal's probe
 # (-S) waits as a usable KVM's stopped guest does.
@@ -44,7 +41,7 @@ for mode in "${modes[@]}"; do
 	for phase in $phases; do
 		dir=$tmp/boot-$mode-$phase
 		mkdir -p "$dir"
-		touch "$dir/suite.env"
+		stand_in_suite_env "$dir"
 		rm -f "$tmp/args"
 		(cd "$tmp" && env -u VARIANTS PATH="$tmp/bin:$PATH" QEMU_ARGS="$tmp/args" BUILD_DIR="$tmp/build" \
 			"${settings[@]}" "$RIG_ROOT/scripts/boot.sh" stock "$dir" "$phase") > "$tmp/out" 2>&1 || true
