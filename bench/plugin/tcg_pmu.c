@@ -41,11 +41,15 @@
  * write flushed it) it answers with a device, and such a line passes for
  * a device's; later QEMUs answer none there.
  *
- * Transfers: an access in a window to a line that another vCPU wrote in
- * one of its windows since this vCPU last touched it (a HITM on a real
- * machine).  They depend on how QEMU interleaves the vCPUs, and on the
- * order of the accesses, which the model takes from its callbacks: QEMU
- * calls back after each access.  With thread=single one host thread runs
+ * Transfers: an access in a window to a line that another vCPU wrote
+ * since this vCPU last touched it, either in a window or not (a HITM on a
+ * real machine).  Every access of the boot is recorded, as every one goes
+ * through the caches: a line this vCPU fetched before its window opened
+ * is its own in the window (an L1D hit, no transfer), and one another
+ * vCPU wrote outside its windows is the other's; so a transfer is always
+ * an L2 miss of its window too.  They depend on how QEMU interleaves the
+ * vCPUs, and on the order of the accesses, which the model takes from its
+ * callbacks: QEMU calls back after each access.  With thread=single one host thread runs
  * the vCPUs in turn and a callback follows its access before any other
  * access: the two orders are one.  Where vCPUs run at once (thread=multi,
  * user mode) another vCPU's access and callback can come between an
@@ -283,18 +287,20 @@ static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint6
 				cache_invalidate(&pmu.vcpu[i].l1d, line);
 				cache_invalidate(&pmu.vcpu[i].l2, line);
 			}
-	if (!v->counting)
-		return;
-	v->count[L1D_MISSES] += !l1_hit;
-	v->count[L2_MISSES] += !l2_hit;
-	v->count[LLC_MISSES] += !llc_hit;
+	/* every access, in a window or not, as the caches see every one:
+	 * only one in a window can be a transfer */
 	if (pmu.nvcpus > 1 && !pmu.parallel) {
-		int transfer = owners_access(&pmu.owners, line, index, store);
+		int transfer = owners_access(&pmu.owners, line, index, store, v->counting);
 
 		if (transfer < 0)
 			die("out of memory%s", "");
 		v->count[TRANSFERS] += transfer;
 	}
+	if (!v->counting)
+		return;
+	v->count[L1D_MISSES] += !l1_hit;
+	v->count[L2_MISSES] += !l2_hit;
+	v->count[LLC_MISSES] += !llc_hit;
 	if (pmu.lines) {
 		struct line_use *u = line_set_get(&v->lines, line);
 
