@@ -74,9 +74,10 @@ $(BIN_DIR)/guest-programs: Makefile
 	@printf '%s\n' $(notdir $(GUEST_PROGS)) > $@
 
 # Host-side tools: the comparison and its unit test, the TCG plugin, the
-# unit test of its cache model and the reader of its records.
+# unit test of its cache model, the program its test runs under
+# qemu-x86_64 and the reader of its records.
 tools: $(BIN_DIR)/compare $(BIN_DIR)/test_stats $(BIN_DIR)/tcg_pmu.so $(BIN_DIR)/test_cache_model \
-	$(BIN_DIR)/pmu_rows
+	$(BIN_DIR)/thread_chain $(BIN_DIR)/pmu_rows
 
 # Loaded by QEMU (scripts/boot.sh, the phases with a plugin in
 # scripts/phases.def).
@@ -89,6 +90,10 @@ $(BIN_DIR)/test_cache_model: bench/plugin/test_cache_model.c bench/plugin/cache_
 		bench/plugin/cache_model.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ bench/plugin/test_cache_model.c bench/plugin/cache_model.c
+
+$(BIN_DIR)/thread_chain: bench/plugin/thread_chain.c bench/lib/pmu_window.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ibench/lib -pthread -o $@ bench/plugin/thread_chain.c
 
 $(BIN_DIR)/pmu_rows: bench/plugin/pmu_rows.c bench/lib/results.c bench/lib/results.h
 	@mkdir -p $(@D)

@@ -10,7 +10,8 @@
 # the plugin counted them, and the refusals: windows or operations the
 # guest and the plugin count differently, records of another format.
 # The plugin under qemu-x86_64 on a host program, which counts no
-# transfers of threads run at once.  And the plugin itself refuses
+# transfers of threads run at once, and whose vCPUs bound the threads
+# alive at once, not QEMU's index of the last one.  And the plugin itself refuses
 # arguments it does not know.
 . "$(dirname "$0")/lib.sh"
 
@@ -115,6 +116,24 @@ qemu-x86_64 -plugin "build/bin/tcg_pmu.so,out=$tmp/user.txt" build/bin/pingpong 
 [ "$(awk '$1 == "W" && $4 == 10 && $11 == "-"' "$tmp/user.txt" | wc -l)" = 4 ] ||
 	fail "qemu-x86_64, two threads: not 4 windows with transfers '-': $(cat "$tmp/user.txt")"
 echo "user mode: a host program's windows; with threads at once, no transfers"
+
+# QEMU's user mode numbers a new thread's vCPU the highest live index + 1
+# (cpus-common.c, cpu_get_free_index), so threads that overlap in time
+# run up the indices: thread_chain's 100 threads, two alive at once
+# beside the main thread, are QEMU's vCPUs 1 to 100.  The model's 64
+# vCPUs bound the threads alive, not QEMU's index: every thread's window
+# is written (one operation, 16 loads), on a vCPU of the model below 64.
+timeout 120 qemu-x86_64 -plugin "build/bin/tcg_pmu.so,out=$tmp/chain.txt" build/bin/thread_chain 100 2 ||
+	fail "100 threads, 2 alive at once, under qemu-x86_64 with the plugin failed"
+[ "$(awk '$1 == "W" && $2 < 64 && $4 == 1 && $6 == 16' "$tmp/chain.txt" | wc -l)" = 100 ] ||
+	fail "qemu-x86_64, 100 threads 2 at once: not 100 windows of 1 operation and 16 loads on vCPUs below 64: $(cat "$tmp/chain.txt")"
+grep -qxF "# vcpu 1 is QEMU's vCPU 100 from here" "$tmp/chain.txt" ||
+	fail "qemu-x86_64, 100 threads 2 at once: QEMU's vCPU 100 not on the model's vCPU 1: $(cat "$tmp/chain.txt")"
+# 64 threads alive at once and the main thread are one more than the
+# model holds: refused, whatever the indices
+expect_fail "65 threads alive at once" "more vCPUs or threads alive at once than the 64 the model holds" \
+	timeout 120 qemu-x86_64 -plugin "build/bin/tcg_pmu.so,out=$tmp/chain.txt" build/bin/thread_chain 64 64
+echo "user mode: 100 threads past QEMU's vCPU 64, 3 alive at once, each window written; 65 alive refused"
 
 # each refused with its own reason ("tcg_pmu: " alone is also what a
 # plugin built for another QEMU says); QEMU splits -plugin at a comma, so

@@ -98,7 +98,7 @@ static struct line_owner *owner_slot(struct line_owner *slot, size_t size, uint6
 			return &slot[i];
 }
 
-int owners_access(struct owners *o, uint64_t line, unsigned int vcpu, bool store)
+int owners_access(struct owners *o, uint64_t line, unsigned int vcpu, bool store, bool counting)
 {
 	struct line_owner *w;
 	int transfer;
@@ -121,7 +121,8 @@ int owners_access(struct owners *o, uint64_t line, unsigned int vcpu, bool store
 		*w = (struct line_owner){ .line = line + 1, .writer = -1 };
 		o->used++;
 	}
-	transfer = w->writer >= 0 && w->writer != (int)vcpu && !(w->seen & (1ULL << vcpu));
+	transfer = counting && w->writer >= 0 && w->writer != (int)vcpu &&
+		   !(w->seen & (1ULL << vcpu));
 	if (store) {
 		w->writer = vcpu;
 		w->seen = 1ULL << vcpu;

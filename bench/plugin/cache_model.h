@@ -77,10 +77,13 @@ struct owners {
 
 /*
  * Records an access of @vcpu (< OWNERS_MAX_VCPUS) to @line, in the order
- * the accesses happened: 1 where it is a transfer, an access to a line
- * that another vCPU wrote since this vCPU last touched it (a HITM on a
- * real machine); 0 where not; -ENOMEM.
+ * the accesses happened; every access, in a window or not (@counting),
+ * as the caches see every one.  1 where it is a transfer: an access in a
+ * window to a line that another vCPU wrote since this vCPU last touched
+ * it, in a window or not (a HITM on a real machine: the other's store
+ * dropped this vCPU's copy, and it has not fetched the line since); 0
+ * where not, and for any access out of a window; -ENOMEM.
  */
-int owners_access(struct owners *o, uint64_t line, unsigned int vcpu, bool store);
+int owners_access(struct owners *o, uint64_t line, unsigned int vcpu, bool store, bool counting);
 
 #endif

@@ -41,11 +41,15 @@
  * write flushed it) it answers with a device, and such a line passes for
  * a device's; later QEMUs answer none there.
  *
- * Transfers: an access in a window to a line that another vCPU wrote in
- * one of its windows since this vCPU last touched it (a HITM on a real
- * machine).  They depend on how QEMU interleaves the vCPUs, and on the
- * order of the accesses, which the model takes from its callbacks: QEMU
- * calls back after each access.  With thread=single one host thread runs
+ * Transfers: an access in a window to a line that another vCPU wrote
+ * since this vCPU last touched it, either in a window or not (a HITM on a
+ * real machine).  Every access of the boot is recorded, as every one goes
+ * through the caches: a line this vCPU fetched before its window opened
+ * is its own in the window (an L1D hit, no transfer), and one another
+ * vCPU wrote outside its windows is the other's; so a transfer is always
+ * an L2 miss of its window too.  They depend on how QEMU interleaves the
+ * vCPUs, and on the order of the accesses, which the model takes from its
+ * callbacks: QEMU calls back after each access.  With thread=single one host thread runs
  * the vCPUs in turn and a callback follows its access before any other
  * access: the two orders are one.  Where vCPUs run at once (thread=multi,
  * user mode) another vCPU's access and callback can come between an
@@ -70,15 +74,27 @@
  *     ops_written  (lines=on, after its W; the instructions of the
  *     window's first store and first load to the line, 0 for none; the
  *     operations that accessed it, that wrote it)
+ *   # vcpu S is QEMU's vCPU I from here  (user mode, below)
+ *   # vcpu S: a window left open when QEMU's vCPU I exited, not written
  *   # unplaced N  (last: the lines of accesses in windows that QEMU gave
  *     no physical address for)
- * seq counts the closed windows of that vCPU from 0, ops the openings of
- * the window: the operations, one opening each.
+ * vcpu is the model's vCPU (at most V alive at once), QEMU's index in
+ * system mode; seq counts the closed windows of that vCPU from 0, ops
+ * the openings of the window: the operations, one opening each.
  *
  * It also runs a host program under qemu-x86_64 (user mode; the host
- * tests do, tests/test_55_pmu_rows.sh): a vCPU is a thread, 64 of them
- * alive at most, and a line the process's virtual line, as QEMU gives no
- * physical addresses there.
+ * tests do, tests/test_55_pmu_rows.sh): a vCPU is a thread, and a line
+ * the process's virtual line, as QEMU gives no physical addresses there.
+ * QEMU numbers a new thread's vCPU the highest live index + 1
+ * (cpus-common.c, cpu_get_free_index) and frees the index when the thread
+ * exits, so threads that overlap in time run the indices up past the
+ * threads alive: threads two at a time, each created while the one
+ * before it still runs, are vCPUs 1, 2, 3, ...  The model holds 64 vCPUs, each a core with its
+ * caches: a thread takes its index's (the same number) where that one is
+ * free, else the lowest free one ("# vcpu S is QEMU's vCPU I"), and
+ * leaves it with the caches and lines it touched to the next thread, as
+ * a core's are when another thread is scheduled on it; seq goes on.  More
+ * than 64 threads alive at once, the main one included, are refused.
  *
  * The plugin API below is declared from QEMU's documented plugin API,
  * version 1, which QEMU 7.2 implements; the plugin refuses any other.
@@ -143,6 +159,7 @@ uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *hwaddr);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *udata);
 void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_simple_cb_t cb);
+void qemu_plugin_register_vcpu_exit_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_simple_cb_t cb);
 #define PLUGIN_API_VERSION 1
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
 /* --- end of the API --- */
@@ -151,6 +168,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
 #define MARK_OPEN 1
 #define MARK_PAUSE 2
 #define MARK_CLOSE 3
+/* QEMU's vCPU indices the plugin maps: MAP_CHUNKS chunks of 4096 */
+#define MAP_CHUNK_SHIFT 12
+#define MAP_CHUNKS 4096
+_Static_assert(OWNERS_MAX_VCPUS < 256, "a vCPU of the model + 1 fits in a map entry");
 
 /* A line a window touched (lines=on): open addressing, grown at 1/2. */
 struct line_use {
@@ -172,8 +193,11 @@ enum { OPS, INSNS, LOADS, STORES, L1D_MISSES, L2_MISSES, LLC_MISSES, TRANSFERS, 
 /* the W record ends with the transfers, a count or "-" */
 _Static_assert(TRANSFERS == NCOUNT - 1, "transfers are the last count");
 
+/* A vCPU of the model: a core, its private caches and its windows.  QEMU's
+ * vCPUs take one each while alive (pmu.slot_of). */
 struct vcpu {
 	struct cache l1d, l2;
+	bool alive;		/* a QEMU vCPU holds it */
 	bool counting;		/* between an open and a pause or close */
 	bool open;		/* opened and not yet closed */
 	uint64_t seq;
@@ -187,6 +211,12 @@ static struct {
 	bool lines;
 	unsigned int nvcpus;
 	struct vcpu *vcpu;
+	/* QEMU's vCPU index to its vCPU of the model + 1 (0: none), in
+	 * chunks allocated as indices come and never freed, so that a
+	 * callback reads its own entry without the lock while another
+	 * vCPU's init or exit writes another; an entry is written before
+	 * its vCPU runs (init) and after it last runs (exit). */
+	uint8_t *slot_of[MAP_CHUNKS];
 	struct cache llc;
 	unsigned long l1d_bytes, l1d_ways, l2_bytes, l2_ways, llc_bytes, llc_ways;
 	unsigned long lat_l2, lat_llc, lat_mem;
@@ -200,6 +230,9 @@ static struct {
 	 * their accesses, and no transfers are counted. */
 	pthread_t thread;
 	bool called, parallel;
+	/* die() called: exit() runs on_qemu_exit, which must not wait for
+	 * the lock a dying callback may hold */
+	bool dying;
 } pmu = {
 	.l1d_bytes = 32768, .l1d_ways = 8,
 	.l2_bytes = 262144, .l2_ways = 8,
@@ -210,10 +243,31 @@ static struct {
 
 static void die(const char *fmt, const char *arg)
 {
+	__atomic_store_n(&pmu.dying, true, __ATOMIC_SEQ_CST);
 	fprintf(stderr, "tcg_pmu: ");
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
 	exit(1);
+}
+
+static void die_at(const char *fmt, unsigned int n)
+{
+	char text[160];
+
+	snprintf(text, sizeof(text), fmt, n);
+	die("%s", text);
+}
+
+/* The vCPU of the model that QEMU's vCPU @index holds. */
+static unsigned int slot_of(unsigned int index)
+{
+	const uint8_t *chunk = index >> MAP_CHUNK_SHIFT < MAP_CHUNKS ?
+		pmu.slot_of[index >> MAP_CHUNK_SHIFT] : NULL;
+	unsigned int slot = chunk ? chunk[index & ((1U << MAP_CHUNK_SHIFT) - 1)] : 0;
+
+	if (!slot)
+		die_at("a callback of QEMU's vCPU %u, which QEMU never initialised", index);
+	return slot - 1;
 }
 
 static void *zalloc(size_t n, size_t size)
@@ -264,10 +318,10 @@ static struct line_use *line_set_get(struct line_set *s, uint64_t line)
 	}
 }
 
-static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint64_t pc,
+static void access_line(unsigned int slot, uint64_t line, uint64_t vaddr, uint64_t pc,
 			bool store)
 {
-	struct vcpu *v = &pmu.vcpu[index];
+	struct vcpu *v = &pmu.vcpu[slot];
 	bool l1_hit, l2_hit = true, llc_hit = true;
 	unsigned int i;
 
@@ -279,22 +333,24 @@ static void access_line(unsigned int index, uint64_t line, uint64_t vaddr, uint6
 	}
 	if (store)
 		for (i = 0; i < pmu.nvcpus; i++)
-			if (i != index) {
+			if (i != slot) {
 				cache_invalidate(&pmu.vcpu[i].l1d, line);
 				cache_invalidate(&pmu.vcpu[i].l2, line);
 			}
-	if (!v->counting)
-		return;
-	v->count[L1D_MISSES] += !l1_hit;
-	v->count[L2_MISSES] += !l2_hit;
-	v->count[LLC_MISSES] += !llc_hit;
+	/* every access, in a window or not, as the caches see every one:
+	 * only one in a window can be a transfer */
 	if (pmu.nvcpus > 1 && !pmu.parallel) {
-		int transfer = owners_access(&pmu.owners, line, index, store);
+		int transfer = owners_access(&pmu.owners, line, slot, store, v->counting);
 
 		if (transfer < 0)
 			die("out of memory%s", "");
 		v->count[TRANSFERS] += transfer;
 	}
+	if (!v->counting)
+		return;
+	v->count[L1D_MISSES] += !l1_hit;
+	v->count[L2_MISSES] += !l2_hit;
+	v->count[LLC_MISSES] += !llc_hit;
 	if (pmu.lines) {
 		struct line_use *u = line_set_get(&v->lines, line);
 
@@ -349,7 +405,8 @@ static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vadd
 	unsigned int i, n = access_lines(vaddr, 1ULL << qemu_plugin_mem_size_shift(info),
 					 translate, &info, line);
 	bool store = qemu_plugin_mem_is_store(info), memory = false;
-	struct vcpu *v;
+	unsigned int slot = slot_of(index);
+	struct vcpu *v = &pmu.vcpu[slot];
 
 	for (i = 0; i < n; i++)
 		memory |= line[i].place != PLACE_DEVICE;
@@ -361,12 +418,11 @@ static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vadd
 		pmu.called = true;
 	}
 	pmu.parallel |= !pthread_equal(pmu.thread, pthread_self());
-	v = &pmu.vcpu[index];
 	if (v->counting)
 		v->count[store ? STORES : LOADS]++;
 	for (i = 0; i < n; i++) {
 		if (line[i].place == PLACE_RAM)
-			access_line(index, line[i].line, line[i].vaddr, (uintptr_t)udata, store);
+			access_line(slot, line[i].line, line[i].vaddr, (uintptr_t)udata, store);
 		else if (line[i].place == PLACE_UNKNOWN && v->counting)
 			pmu.unplaced++;
 	}
@@ -377,18 +433,27 @@ static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vadd
  * that holds a marker, so that the marker splits it exactly. */
 static void on_tb(unsigned int index, void *udata)
 {
-	struct vcpu *v = &pmu.vcpu[index];
+	struct vcpu *v = &pmu.vcpu[slot_of(index)];
 
 	if (v->counting)
 		v->count[INSNS] += (uintptr_t)udata;
 }
 
-static void write_window(unsigned int index)
+/* Counts and lines to none, for the next window. */
+static void clear_window(struct vcpu *v)
 {
-	struct vcpu *v = &pmu.vcpu[index];
+	if (v->lines.used)
+		memset(v->lines.slot, 0, v->lines.size * sizeof(*v->lines.slot));
+	v->lines.used = 0;
+	memset(v->count, 0, sizeof(v->count));
+}
+
+static void write_window(unsigned int slot)
+{
+	struct vcpu *v = &pmu.vcpu[slot];
 	size_t i;
 
-	fprintf(pmu.out, "W %u %" PRIu64, index, v->seq);
+	fprintf(pmu.out, "W %u %" PRIu64, slot, v->seq);
 	for (i = 0; i < TRANSFERS; i++)
 		fprintf(pmu.out, " %" PRIu64, v->count[i]);
 	if (pmu.parallel)
@@ -400,20 +465,18 @@ static void write_window(unsigned int index)
 
 		if (u->reads || u->writes)
 			fprintf(pmu.out, "L %u %" PRIu64 " %#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %#" PRIx64
-				" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", index, v->seq,
+				" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", slot, v->seq,
 				u->line << LINE_SHIFT, u->vaddr, u->store_pc, u->load_pc, u->reads,
 				u->writes, u->ops_touched, u->ops_written);
 	}
-	if (v->lines.used)
-		memset(v->lines.slot, 0, v->lines.size * sizeof(*v->lines.slot));
-	v->lines.used = 0;
-	memset(v->count, 0, sizeof(v->count));
+	clear_window(v);
 	v->seq++;
 }
 
 static void on_marker(unsigned int index, void *udata)
 {
-	struct vcpu *v = &pmu.vcpu[index];
+	unsigned int slot = slot_of(index);
+	struct vcpu *v = &pmu.vcpu[slot];
 
 	pthread_mutex_lock(&pmu.lock);
 	switch ((uintptr_t)udata) {
@@ -428,7 +491,7 @@ static void on_marker(unsigned int index, void *udata)
 		/* a close without an open (a window begun before the plugin
 		 * could see it) writes nothing */
 		if (v->open)
-			write_window(index);
+			write_window(slot);
 		v->counting = v->open = false;
 		break;
 	}
@@ -485,9 +548,11 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 
 	(void)id;
 	(void)udata;
+	if (__atomic_load_n(&pmu.dying, __ATOMIC_SEQ_CST))
+		return;
 	pthread_mutex_lock(&pmu.lock);
 	for (i = 0; i < pmu.nvcpus; i++)
-		if (pmu.vcpu[i].open)
+		if (pmu.vcpu[i].alive && pmu.vcpu[i].open)
 			fprintf(pmu.out, "# vcpu %u: a window left open at exit, not written\n", i);
 	fprintf(pmu.out, "# unplaced %" PRIu64 "\n", pmu.unplaced);
 	if (pmu.unplaced)
@@ -499,13 +564,63 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	pthread_mutex_unlock(&pmu.lock);
 }
 
-/* Before the vCPU runs: in user mode a thread past the model's vCPUs
- * (one per thread alive) is refused. */
+/*
+ * Before the vCPU runs: it takes a vCPU of the model, its own index's
+ * where that one is free (always in system mode, whose vCPUs QEMU numbers
+ * from 0 and the rig never unplugs), else the lowest free one.  In user
+ * mode a vCPU is a thread, and QEMU numbers a new one the highest live
+ * index + 1 (cpus-common.c, cpu_get_free_index): threads that overlap in
+ * time run up the indices, while the model's vCPUs bound only the threads
+ * alive at once.  Called with QEMU's locks held (clone_lock in user
+ * mode), before the vCPU's thread starts.
+ */
 static void on_vcpu_init(qemu_plugin_id_t id, unsigned int index)
 {
+	unsigned int chunk = index >> MAP_CHUNK_SHIFT, slot = index;
+
 	(void)id;
-	if (index >= pmu.nvcpus)
-		die("a vCPU or thread past the %s the model holds", "64");
+	if (chunk >= MAP_CHUNKS)
+		die_at("QEMU's vCPU %u: past the indices the plugin maps", index);
+	pthread_mutex_lock(&pmu.lock);
+	if (!pmu.slot_of[chunk])
+		pmu.slot_of[chunk] = zalloc(1U << MAP_CHUNK_SHIFT, 1);
+	if (slot >= pmu.nvcpus || pmu.vcpu[slot].alive)
+		for (slot = 0; slot < pmu.nvcpus && pmu.vcpu[slot].alive; slot++)
+			;
+	if (slot == pmu.nvcpus) {
+		pthread_mutex_unlock(&pmu.lock);
+		die_at("more vCPUs or threads alive at once than the %u the model holds",
+		       pmu.nvcpus);
+	}
+	pmu.vcpu[slot].alive = true;
+	pmu.slot_of[chunk][index & ((1U << MAP_CHUNK_SHIFT) - 1)] = (uint8_t)(slot + 1);
+	if (slot != index && pmu.out)
+		fprintf(pmu.out, "# vcpu %u is QEMU's vCPU %u from here\n", slot, index);
+	pthread_mutex_unlock(&pmu.lock);
+}
+
+/*
+ * When the vCPU is gone (in user mode its thread exits; QEMU calls back
+ * before it frees the index): its vCPU of the model is free for the next
+ * thread, with the caches and the lines' owners it left, as a core's are
+ * when another thread is scheduled there; a window the thread left open
+ * is dropped.
+ */
+static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int index)
+{
+	unsigned int slot = slot_of(index);
+	struct vcpu *v = &pmu.vcpu[slot];
+
+	(void)id;
+	pthread_mutex_lock(&pmu.lock);
+	if (v->open && pmu.out)
+		fprintf(pmu.out, "# vcpu %u: a window left open when QEMU's vCPU %u exited, not written\n",
+			slot, index);
+	clear_window(v);
+	v->counting = v->open = false;
+	v->alive = false;
+	pmu.slot_of[index >> MAP_CHUNK_SHIFT][index & ((1U << MAP_CHUNK_SHIFT) - 1)] = 0;
+	pthread_mutex_unlock(&pmu.lock);
 }
 
 /* "BYTES/WAYS" */
@@ -563,7 +678,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	if (!out)
 		die("out=FILE is required%s", "");
-	/* user mode: a vCPU per thread, as many as the model holds */
+	/* user mode: a vCPU per thread, as many alive at once as the model
+	 * holds (on_vcpu_init) */
 	pmu.system = info->system_emulation;
 	pmu.nvcpus = pmu.system ? (unsigned int)info->system.max_vcpus : OWNERS_MAX_VCPUS;
 	if (pmu.nvcpus < 1 || pmu.nvcpus > OWNERS_MAX_VCPUS)
@@ -582,6 +698,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		pmu.l2_ways, pmu.llc_bytes, pmu.llc_ways, pmu.lat_l2, pmu.lat_llc, pmu.lat_mem);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
 	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
+	qemu_plugin_register_vcpu_exit_cb(id, on_vcpu_exit);
 	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
 	return 0;
 }

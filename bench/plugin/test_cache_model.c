@@ -118,7 +118,7 @@ static int invalidated_way_case(void)
 }
 
 /* A step of a transfers trace: vCPU @vcpu loads ('l') or stores ('s')
- * @line. */
+ * @line in a window, or loads ('r') or stores ('w') it out of one. */
 struct touch {
 	unsigned int vcpu;
 	char op;
@@ -136,7 +136,9 @@ static int transfers_of(const struct touch *t, size_t n, char *got)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		int transfer = owners_access(&o, t[i].line, t[i].vcpu, t[i].op == 's');
+		int transfer = owners_access(&o, t[i].line, t[i].vcpu,
+					     t[i].op == 's' || t[i].op == 'w',
+					     t[i].op == 's' || t[i].op == 'l');
 
 		if (transfer < 0) {
 			free(o.slot);
@@ -183,6 +185,30 @@ static int transfers_case(void)
 	};
 
 	return transfers_are("transfers", steps, sizeof(steps) / sizeof(steps[0]), "-T--T-T--T");
+}
+
+/*
+ * Every access moves the line, in a window or not, as the caches see
+ * every one; only one in a window counts.  A line vCPU 0 fetched out of
+ * its window after vCPU 1 wrote it is no transfer in the window (its
+ * copy is there, an L1D hit); a line vCPU 1 wrote out of its window is
+ * one for the next reader in a window (the store dropped the reader's
+ * copy as any store does).
+ */
+static int transfers_out_of_windows_case(void)
+{
+	static const struct touch steps[] = {
+		{ 1, 's', 9 },	/* -: nobody wrote 9 before */
+		{ 0, 'r', 9 },	/* -: out of a window; 0 fetches 1's data */
+		{ 0, 'l', 9 },	/* -: 0 touched it since 1 wrote it, out of its window */
+		{ 1, 'w', 10 },	/* -: out of a window */
+		{ 0, 'l', 10 },	/* T: 1 wrote it, out of its window, since 0 touched it */
+		{ 0, 'w', 10 },	/* -: out of a window */
+		{ 1, 'l', 10 },	/* T: 0 wrote it since */
+	};
+
+	return transfers_are("transfers_out_of_windows", steps, sizeof(steps) / sizeof(steps[0]),
+			     "----T-T");
 }
 
 /*
@@ -391,6 +417,7 @@ int main(void)
 		{ "invalidate", invalidate_case },
 		{ "invalidated_way", invalidated_way_case },
 		{ "transfers", transfers_case },
+		{ "transfers_out_of_windows", transfers_out_of_windows_case },
 		{ "arrival_order", arrival_order_case },
 		{ "lines_in_page", lines_in_page_case },
 		{ "lines_across_pages", lines_across_pages_case },
