@@ -902,6 +902,11 @@ void print_summary(const struct comparison *c, size_t n, int md)
 		print_bases(out);
 		print_against(out);
 		print_sittings(out);
+		/* a run made before boots were seeded has no "seeds" */
+		if (strcmp(meta_field("seeds", b[8], sizeof(b[8])), "?"))
+			fprintf(out, " Seeds: boot k of each arm ran with QEMU -seed k%s.",
+				strcmp(b[1], "icount") ? "" :
+				"; its figures repeat exactly for its kernel and seed (docs/determinism.md)");
 		paragraph_end(&para);
 		if (md)
 			fprintf(scr, "\n");

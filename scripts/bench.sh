@@ -406,7 +406,7 @@ log "step 2/3: run $run_id: ${booted_arms[*]} x $BOOTS boots${BISECT:+, then the
 t_boots=$(date +%s)
 case $EXECUTOR in
 local)
-	[ "$BOOT_JOBS" = 1 ] || log "$BOOT_JOBS boots at once; warning: boots side by side move each other's numbers, in icount mode too (docs/running.md, \"Parallel boots\")"
+	[ "$BOOT_JOBS" = 1 ] || log "$BOOT_JOBS boots at once; $([ "$MODE" = icount ] && echo "the timed rows are those of boots one at a time, the traced pass's times may move" || echo "warning: outside icount, boots side by side move each other's numbers") (docs/running.md, \"Parallel boots\")"
 	# Up to BOOT_JOBS at once, started in the plan's order.  Each
 	# background unit is a process group of its own (set -m), so that an
 	# interrupted run stops its QEMUs too.

@@ -624,7 +624,7 @@ write_suite_env() (
 # What decides a run's numbers besides its kernels: these settings, and
 # the rig's measuring code, by content (committed or not).
 MEASURED_ALIKE=(mode reps ops vcpus guest_mem trace_n)
-MEASURING_CODE=(bench guest-init scripts/boot.sh scripts/phases.def scripts/kernel.sh patches/rig.config)
+MEASURING_CODE=(bench guest-init scripts/boot.sh scripts/initramfs.sh scripts/phases.def scripts/kernel.sh patches/rig.config)
 measuring_code_sha256() {
 	(cd "$RIG_ROOT" && find "${MEASURING_CODE[@]}" -type f -print0 | sort -z | xargs -0 sha256sum) |
 		sha256sum | cut -d' ' -f1

@@ -59,7 +59,8 @@ meta_facts_args() {
 	META_FACTS_ARGS=(--arg rig_commit "$(rig_commit)"
 		--arg measuring_code_sha256 "$(measuring_code_sha256)"
 		--arg host_cpu "$(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)"
-		--argjson host_cores "$(nproc)" --arg qemu_version "$qemu")
+		--argjson host_cores "$(nproc)" --arg qemu_version "$qemu"
+		--arg seeds "boot k of every arm: QEMU -seed k (scripts/boot.sh)")
 }
 
 # The current base, as JSON: its name, the kernel version, and the
