@@ -407,12 +407,14 @@ t_boots=$(date +%s)
 case $EXECUTOR in
 local)
 	[ "$BOOT_JOBS" = 1 ] || log "$BOOT_JOBS boots at once; $([ "$MODE" = icount ] && echo "the timed rows are those of boots one at a time, the traced pass's times may move" || echo "warning: outside icount, boots side by side move each other's numbers") (docs/running.md, \"Parallel boots\")"
-	# Up to BOOT_JOBS at once, started in the plan's order.  Each
-	# background unit is a process group of its own (set -m), so that an
-	# interrupted run stops its QEMUs too.
+	# Up to BOOT_JOBS at once, started in the plan's order; a boot outside
+	# icount (the share boot, TCG in real time) alone, once the others
+	# have ended.  Each background unit is a process group of its own
+	# (set -m), so that an interrupted run stops its QEMUs too.
 	[ "$BOOT_JOBS" = 1 ] || set -m
 	for u in "${units[@]}"; do
-		if [ "$BOOT_JOBS" = 1 ]; then
+		if [ "$BOOT_JOBS" = 1 ] || [ "$(phase_load "$(unit_phase "$run/$u")" && echo "$PHASE_MODE")" != icount ]; then
+			wait || true
 			"$RIG_ROOT/scripts/unit.sh" "$run/$u" || true
 			continue
 		fi

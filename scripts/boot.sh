@@ -27,16 +27,18 @@ bzimage=$(kernel_obj_dir "$variant" "$PHASE_KERNEL")/arch/x86/boot/bzImage
 [ -f "$boot_dir/suite.env" ] || die "$boot_dir/suite.env missing"
 
 # The guest starts from an initramfs (scripts/initramfs.sh; why:
-# guest-init/attach), made for this boot and removed after it.
-initrd=$boot_dir/initramfs.cpio
+# guest-init/attach), made for this boot and removed after it; not in
+# BOOT_DIR, whose filesystem full is a fault unit.sh tells by itself.
+initrd=$(mktemp "${TMPDIR:-/tmp}/cdevbench-initramfs.XXXXXX")
 trap 'rm -f "$initrd"' EXIT
 "$RIG_ROOT/scripts/initramfs.sh" "$variant" "$PHASE_KERNEL" "$boot_dir/suite.env" "$initrd"
-# Boot k draws QEMU's random numbers (RDRAND, the boot's RNG seed) from
-# seed k, in every arm; the RTC starts at one date and runs on the
-# guest's clock: nothing of the host's randomness or time reaches it.
+# QEMU's random numbers for the guest (RDRAND, the boot's RNG seed) come
+# from suite.env's SEED (boot k of an arm: seed k, lib.sh's
+# write_suite_env); the RTC starts at one date and runs on the guest's
+# clock: nothing of the host's randomness or time reaches it.
 RTC_BASE=2026-01-01T00:00:00
-seed=$(sed -n 's/^BOOT=//p' "$boot_dir/suite.env")
-[[ $seed =~ ^[0-9]+$ ]] || die "$boot_dir/suite.env gives no BOOT number, the boot's seed"
+seed=$(sed -n 's/^SEED=//p' "$boot_dir/suite.env")
+[[ $seed =~ ^[0-9]+$ ]] || die "$boot_dir/suite.env gives no SEED, the boot's seed"
 
 case $PHASE_MODE in
 icount) accel=(-accel tcg -cpu max -icount 'shift=0,sleep=off') ;;

@@ -45,7 +45,7 @@ cp "$suite_env" "$stage/etc/cdevbench/suite.env"
 stage_files "$RIG_ROOT"/guest-init/{init,suite,attach} "$modules"/*.ko
 # and the files the selftest's arguments name (known failures)
 # shellcheck source=/dev/null
-mapfile -t named < <(. "$suite_env" && for word in $SELFTEST_ARGS; do
+mapfile -t named < <(. "$suite_env" && for word in ${SELFTEST_ARGS:-}; do
 	[[ $word != /* ]] || echo "$word"; done)
 stage_files "${named[@]}"
 mapfile -t bins < <(sed "s|^|$BUILD_DIR/bin/|" "$programs")

@@ -353,6 +353,19 @@ default_threads() {
 	{ echo 1; echo 2; [ "$MODE" = icount ] || echo "$VCPUS"; } | sort -nu | paste -sd' '
 }
 
+# In icount a boot's sealed part sees nothing the host times
+# (docs/determinism.md): as many boots at once as the cores hold and the
+# memory (a guest's and 512 MiB for QEMU and its plugin each); elsewhere
+# boots side by side time each other, so one.
+default_boot_jobs() {
+	local cores mem
+	[ "$MODE" = icount ] || { echo 1; return; }
+	cores=$(nproc)
+	mem=$(awk -v per=$((GUEST_MEM + 512)) '/^MemAvailable:/ { print int($2 / 1024 / per) }' /proc/meminfo)
+	[ "$mem" -ge 1 ] || mem=1
+	echo $((cores < mem ? cores : mem))
+}
+
 # How boot.sh runs QEMU in kvm mode.
 KVM_ACCEL=(-accel kvm -cpu host)
 
@@ -596,18 +609,25 @@ calibration_free_benches() {
 		'index(skip, " " $1 " ") == 0 { printf "%s%s", sep, $1; sep = " " }'
 }
 
-# What the guest suite is told for one boot, in BOOT_DIR/suite.env:
-# write_suite_env ARM KERNEL BOOT_DIR PHASE.  The phase's steps
+# What the guest suite is told for one boot, in BOOT_DIR/suite.env, and
+# the boot's seed: write_suite_env ARM KERNEL BOOT_DIR PHASE.  The phase's steps
 # (SUITE_STEPS) are all the suite knows of it; a timing boot past
 # TRACED_BOOTS leaves out the traced pass.  A subshell: the caller's
 # phase_load stays as it was.
 write_suite_env() (
 	phase_load "$4"
 	steps=$PHASE_SUITE
-	[ "${3##*-}" -le "$TRACED_BOOTS" ] || steps=${steps//, traced_pass/}
+	boot=${3##*-}
+	[ "$boot" -le "$TRACED_BOOTS" ] || steps=${steps//, traced_pass/}
+	# QEMU's seed (scripts/boot.sh): the boot's number, so that boot k of
+	# every arm draws alike; the A/A arm's continue after its baseline's,
+	# so that the control sees what other draws (layouts) move
+	seed=$boot
+	[ "${1%%:*}" != "$BASELINE-aa" ] || seed=$((BOOTS + boot))
 	{
 		echo "VARIANT=$1"
-		echo "BOOT=${3##*-}"
+		echo "BOOT=$boot"
+		echo "SEED=$seed"
 		echo "PHASE=$4"
 		SUITE_STEPS=$steps shell_assignments SUITE_STEPS
 		echo "KERNEL_RELEASE=$(cat "$(kernel_obj_dir "$2" "$PHASE_KERNEL")/include/config/kernel.release")"

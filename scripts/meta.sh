@@ -60,7 +60,7 @@ meta_facts_args() {
 		--arg measuring_code_sha256 "$(measuring_code_sha256)"
 		--arg host_cpu "$(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)"
 		--argjson host_cores "$(nproc)" --arg qemu_version "$qemu"
-		--arg seeds "boot k of every arm: QEMU -seed k (scripts/boot.sh)")
+		--arg seeds "boot k of every arm: QEMU -seed k; of the A/A arm: BOOTS + k (scripts/lib.sh, write_suite_env)")
 }
 
 # The current base, as JSON: its name, the kernel version, and the

@@ -86,7 +86,7 @@ unquoted_csv() {
 # stand_in_build BUILD_DIR: what boot.sh needs of a build to start QEMU,
 # stand-ins for stock's timing and fault kernels and modules on 6.1, and
 # the real build/bin/rows as the one guest program scripts/initramfs.sh
-# packs; stand_in_suite_env DIR: a suite.env that names boot 1.
+# packs; stand_in_suite_env DIR: a suite.env of boot 1, seed 1.
 stand_in_build() {
 	local obj
 	for obj in obj obj-fault; do
@@ -98,4 +98,4 @@ stand_in_build() {
 	ln -sf "$RIG_ROOT/build/bin/rows" "$1/bin/rows"
 	echo rows > "$1/bin/guest-programs"
 }
-stand_in_suite_env() { echo BOOT=1 > "$1/suite.env"; }
+stand_in_suite_env() { printf 'BOOT=1\nSEED=1\n' > "$1/suite.env"; }

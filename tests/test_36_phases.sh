@@ -43,11 +43,12 @@ for mode in "${modes[@]}"; do
 		mkdir -p "$dir"
 		stand_in_suite_env "$dir"
 		rm -f "$tmp/args"
-		(cd "$tmp" && env -u VARIANTS PATH="$tmp/bin:$PATH" QEMU_ARGS="$tmp/args" BUILD_DIR="$tmp/build" \
+		(cd "$tmp" && env -u VARIANTS PATH="$tmp/bin:$PATH" QEMU_ARGS="$tmp/args" BUILD_DIR="$tmp/build" TMPDIR="$tmp" \
 			"${settings[@]}" "$RIG_ROOT/scripts/boot.sh" stock "$dir" "$phase") > "$tmp/out" 2>&1 || true
 		[ -s "$tmp/args" ] || fail "boot.sh did not start QEMU for $phase in $mode: $(cat "$tmp/out")"
 		echo "== ${settings[*]} boot.sh stock BOOT $phase"
-		sed -e "s|$dir|@BOOT_DIR@|g" -e "s|$tmp/build|@BUILD_DIR@|g" -e "s|$RIG_ROOT|@RIG_ROOT@|g" "$tmp/args"
+		sed -e "s|$dir|@BOOT_DIR@|g" -e "s|$tmp/build|@BUILD_DIR@|g" -e "s|$RIG_ROOT|@RIG_ROOT@|g" \
+			-e "s|^$tmp/cdevbench-initramfs\.[A-Za-z0-9]*$|@TMPDIR@/cdevbench-initramfs.XXXXXX|" "$tmp/args"
 	done
 done > "$tmp/got"
 awk -v modes=" ${modes[*]} " '/^== / { split($2, m, "="); on = index(modes, " " m[2] " ") > 0 } on' \

@@ -15,15 +15,15 @@ tmp=$(mktemp -d "$RIG_ROOT/build/test-determinism.XXXXXX")
 hog=
 trap '[ -z "$hog" ] || kill "$hog" 2> /dev/null; rm -rf "$tmp"' EXIT
 
-# sealed_boot DIR SEED PHASE: one boot of stock, its suite told boot SEED
-# (its seed), its steps the phase's up to the first one that attaches.
+# sealed_boot DIR SEED PHASE: one boot of stock, boot 1 with seed SEED,
+# its steps the phase's up to the first one that attaches.
 sealed_boot() {
 	mkdir -p "$1"
 	(
 		MODE=icount QUICK=1 TRACED_BOOTS=1
 		. scripts/lib.sh
 		write_suite_env stock stock "$1" "$3"
-		sed -i "s/^BOOT=.*/BOOT=$2/; s/, traced_pass//; s/, unload_module cdevbench//" "$1/suite.env"
+		sed -i "s/^SEED=.*/SEED=$2/; s/, traced_pass//; s/, unload_module cdevbench//" "$1/suite.env"
 		scripts/boot.sh stock "$1" "$3"
 	) > "$1.log" 2>&1 || { cat "$1.log" >&2; fail "boot $1 failed (log above)"; }
 }
