@@ -5,7 +5,8 @@
 # list and two plots, then report.txt as build/bin/compare writes it from
 # those files alone.  Run it when the report changes on purpose.
 # scripts/example.sh check: the report made again from the committed
-# files must be the committed report.txt, byte for byte (test_17).
+# files must be the committed report.txt, byte for byte, and the example
+# measured by the tree's measuring code (test_17).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 # where docs/ is: the rig's own, or a copy (test_17 checks a broken one)
@@ -28,6 +29,10 @@ if [ "${1:-}" = check ]; then
 	example_report > "$made" || die "compare failed on docs/example/ (exit status $?)"
 	diff -u "$example/report.txt" "$made" ||
 		die "the report engine no longer writes docs/example/report.txt (diff above); if on purpose: make example RUN=<a QUICK run>"
+	# measured by the measuring code of the tree, or it is not today's
+	measured=$(jq -r .measuring_code_sha256 "$example/meta.json")
+	[ "$measured" = "$(measuring_code_sha256)" ] ||
+		die "docs/example/ was measured by other measuring code ($measured, the tree's $(measuring_code_sha256): ${MEASURING_CODE[*]}): make bench VARIANTS=\"stock cdev-hash\" QUICK=1 FAULTS=0 MODE=icount LABEL=example, then make example RUN=results/latest"
 	exit 0
 fi
 

@@ -197,13 +197,16 @@ meta_plan_walk() {	# meta_plan_walk WHOLE KERNEL FROM REASONS STEP...
 		--args "${@:5}" <<< "$META_WALKS")
 }
 
-# The command that makes run RUN again: the rig at its commit, the
-# patches from the run folder, every setting the results depend on.
+# The command that makes run RUN again, in a clone of the rig: the rig at
+# its commit, the patches from the run folder (relative to the rig where
+# the run is in it: no path of this machine), every setting the results
+# depend on.
 meta_reproduce_command() {	# meta_reproduce_command RUN VARIANTS BASES
-	local name scope cmd commit
+	local name scope cmd commit patches=$1/patches
 	commit=$(rig_commit)
-	cmd="git -C $(printf %q "$RIG_ROOT") checkout ${commit%-dirty} && make bench"
-	cmd+=" PATCHES_DIR=$(printf %q "$1/patches") VARIANTS=$(printf %q "$2")"
+	[[ $patches != "$RIG_ROOT"/* ]] || patches=${patches#"$RIG_ROOT"/}
+	cmd="git checkout ${commit%-dirty} && make bench"
+	cmd+=" PATCHES_DIR=$(printf %q "$patches") VARIANTS=$(printf %q "$2")"
 	cmd+=" BASES=$(printf %q "$3")"
 	while IFS='|' read -r name _ _ scope _; do
 		case $scope in

@@ -2,8 +2,9 @@
 # The golden test of the report engine: build/bin/compare, run on the
 # committed example run (docs/example/: a QUICK run's samples.csv,
 # meta.json and selftest.tap files), writes the committed report.txt
-# byte for byte.  When the report changes on purpose, `make example
-# RUN=<a QUICK run>` makes the example again.
+# byte for byte, and the example was measured by the tree's measuring
+# code.  When the report or the measuring changes on purpose, `make
+# example RUN=<a QUICK run>` makes the example again.
 . "$(dirname "$0")/lib.sh"
 
 scripts/example.sh check || fail "docs/example/report.txt is not what compare writes"
@@ -14,6 +15,11 @@ trap 'rm -rf "$broken"' EXIT
 cp -r docs "$broken/"
 sed -i '1s/$/ /' "$broken/docs/example/report.txt"
 expect_fail "a changed example report" "no longer writes docs/example/report.txt" \
+	env RIG_EXAMPLE_ROOT="$broken" scripts/example.sh check
+# ... and so is an example measured by other measuring code
+jq '.measuring_code_sha256 = "0"' docs/example/meta.json > "$broken/docs/example/meta.json"
+cp docs/example/report.txt "$broken/docs/example/report.txt"
+expect_fail "an example of other measuring code" "measured by other measuring code .*make example" \
 	env RIG_EXAMPLE_ROOT="$broken" scripts/example.sh check
 # ... and so is a compare that writes the report and then fails
 mkdir -p "$broken/build/bin"
