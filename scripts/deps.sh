@@ -7,6 +7,7 @@ packages=(
 	linux-source-6.1	# BASE=6.1, the default base every variant starts from
 	linux-source-6.12	# BASE=6.12
 	qemu-system-x86		# boots the variants
+	busybox-static		# the initramfs a boot runs from (scripts/initramfs.sh)
 	qemu-user		# the plugin's host tests: programs under qemu-x86_64
 	bpftrace linux-perf	# tracing in the guest (taken from the host root)
 	gnuplot-nox		# report plots

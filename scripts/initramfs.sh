@@ -24,7 +24,7 @@ modules=$(module_dir "$kernel" "$flavour")
 [ -s "$programs" ] || die "no $programs: run 'make progs'"
 compgen -G "$modules/*.ko" > /dev/null || die "no modules in $modules: run 'make kernels'"
 
-stage=$(mktemp -d "${TMPDIR:-/tmp}/cdevbench-initramfs.XXXXXX")
+stage=$(mktemp -d "${TMPDIR:-/tmp}/cdevbench-initramfs-stage.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 
 # FILE... at their own paths in the stage, symbolic links followed.
