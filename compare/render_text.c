@@ -902,14 +902,14 @@ void print_summary(const struct comparison *c, size_t n, int md)
 		print_bases(out);
 		print_against(out);
 		print_sittings(out);
-		if (strcmp(meta_field("boot_jobs", b[8], sizeof(b[8])), "1") &&
-		    strcmp(b[8], "?"))
-			fprintf(out, " Boots: up to %s at once (BOOT_JOBS).", b[8]);
+		/* BOOT_JOBS is the local executor's */
+		if (!strcmp(meta_field("executor", b[8], sizeof(b[8])), "local") &&
+		    strcmp(meta_field("boot_jobs", b[8], sizeof(b[8])), "1"))
+			fprintf(out, "; up to %s boots at once (BOOT_JOBS)", b[8]);
 		/* a run made before boots were seeded has no "seeds" */
 		if (strcmp(meta_field("seeds", b[8], sizeof(b[8])), "?"))
-			fprintf(out, " Seeds: boot k of each arm ran with QEMU -seed k (the A/A arm's: BOOTS + k)%s.",
-				strcmp(b[1], "icount") ? "" :
-				"; its figures repeat exactly for its kernel and seed (docs/determinism.md)");
+			fprintf(out, "; seeds: %s%s", b[8], strcmp(b[1], "icount") ? "" :
+				"; a timed figure repeats to the digit for its kernel and seed (docs/determinism.md)");
 		paragraph_end(&para);
 		if (md)
 			fprintf(scr, "\n");

@@ -7,9 +7,9 @@
 # built for KERNEL's FLAVOUR and the files SUITE_ENV's SELFTEST_ARGS name;
 # SUITE_ENV as /etc/cdevbench/suite.env.
 # Written to CPIO, newc and uncompressed (the kernel needs no decompressor).
-# Owners, times and the order of entries are fixed, so that its bytes
-# depend on those files' contents only: two boots of one kernel and one
-# suite.env unpack the same bytes into the same pages.
+# Owners, modes, times and the order of entries are fixed, so that its
+# bytes depend on those files' contents and paths only: two boots of one
+# kernel and one suite.env unpack the same bytes into the same pages.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -43,18 +43,25 @@ for applet in $("$BUSYBOX" --list); do
 done
 cp "$suite_env" "$stage/etc/cdevbench/suite.env"
 stage_files "$RIG_ROOT"/guest-init/{init,suite,attach} "$modules"/*.ko
-# and the files the selftest's arguments name (known failures)
+# and the files the selftest's arguments name (--known-failures FILE)
 # shellcheck source=/dev/null
 mapfile -t named < <(. "$suite_env" && for word in ${SELFTEST_ARGS:-}; do
-	[[ $word != /* ]] || echo "$word"; done)
+	[ "${option:-}" != --known-failures ] || echo "$word"; option=$word; done)
+for f in "${named[@]}"; do
+	[[ $f == /* ]] || die "$suite_env: --known-failures $f, not an absolute path"
+done
 stage_files "${named[@]}"
 mapfile -t bins < <(sed "s|^|$BUILD_DIR/bin/|" "$programs")
 stage_files "${bins[@]}"
 # the loader and every library ldd resolves, at the paths it names
-mapfile -t libs < <(ldd "${bins[@]}" |
-	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $2 ~ /^\(/ { print $1 }' | sort -u)
+deps=$(ldd "${bins[@]}") || die "ldd failed on the guest programs"
+! grep -q 'not found' <<< "$deps" ||
+	die "a guest program's library is missing: $(grep -m1 'not found' <<< "$deps")"
+mapfile -t libs < <(awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $2 ~ /^\(/ { print $1 }' <<< "$deps" | sort -u)
 stage_files "${libs[@]}"
 
+# modes as times and owners: the same whatever the umask
+chmod -R u=rwX,go=rX "$stage"
 find "$stage" -exec touch -h -d @0 {} +
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
 	cpio -o -H newc -R 0:0 --reproducible --quiet) > "$cpio_out"

@@ -464,7 +464,12 @@ check_setting() {
 	words) ;;
 	label) [[ $value =~ ^[A-Za-z0-9._-]*$ ]] ||
 		die "$name may hold letters, digits, '.', '_' and '-', not '$value'" ;;
-	path) [ -n "$value" ] || die "$name is empty" ;;
+	path)
+		[ -n "$value" ] || die "$name is empty"
+		# absolute: the reproduce line gives one relative to the rig, and
+		# a file under it reaches the guest (SELFTEST_ARGS), whose
+		# working folder is /
+		printf -v "$name" %s "$(realpath -m -- "$value")" ;;
 	against) [ -z "$value" ] || against_run > /dev/null ;;
 	*) die "scripts/settings.def: $name has an unknown check '$2'" ;;
 	esac

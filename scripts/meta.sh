@@ -60,7 +60,7 @@ meta_facts_args() {
 		--arg measuring_code_sha256 "$(measuring_code_sha256)"
 		--arg host_cpu "$(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)"
 		--argjson host_cores "$(nproc)" --arg qemu_version "$qemu"
-		--arg seeds "boot k of every arm: QEMU -seed k; of the A/A arm: BOOTS + k (scripts/lib.sh, write_suite_env)")
+		--arg seeds "boot k of an arm ran with QEMU -seed k$([ "$AA" = 0 ] || echo ", of the A/A arm with -seed $BOOTS + k")")
 }
 
 # The current base, as JSON: its name, the kernel version, and the
@@ -202,11 +202,11 @@ meta_plan_walk() {	# meta_plan_walk WHOLE KERNEL FROM REASONS STEP...
 # the run is in it: no path of this machine), every setting the results
 # depend on.
 meta_reproduce_command() {	# meta_reproduce_command RUN VARIANTS BASES
-	local name scope cmd commit patches=$1/patches
+	local name scope cmd commit patches_dir=$1/patches
 	commit=$(rig_commit)
-	[[ $patches != "$RIG_ROOT"/* ]] || patches=${patches#"$RIG_ROOT"/}
+	[[ $patches_dir != "$RIG_ROOT"/* ]] || patches_dir=${patches_dir#"$RIG_ROOT"/}
 	cmd="git checkout ${commit%-dirty} && make bench"
-	cmd+=" PATCHES_DIR=$(printf %q "$patches") VARIANTS=$(printf %q "$2")"
+	cmd+=" PATCHES_DIR=$(printf %q "$patches_dir") VARIANTS=$(printf %q "$2")"
 	cmd+=" BASES=$(printf %q "$3")"
 	while IFS='|' read -r name _ _ scope _; do
 		case $scope in
