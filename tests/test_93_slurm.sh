@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # EXECUTOR=slurm on a Slurm cluster of this one machine
 # (tests/one_node_slurm.sh): a QUICK run of stock through it must give
-# the numbers a local run gives, every unit must say that Slurm ran it,
+# the numbers a local run gives (its timed samples byte for byte), every
+# unit must say that Slurm ran it,
 # and the merge must refuse a unit that ran another kernel build, rig or
 # mode, naming which; a unit refuses to boot a kernel its plan does not
 # name.  Uses the stock timing kernel that the smoke run built.
@@ -51,6 +52,12 @@ awk -F, -v units=${#units[@]} -v s="$slurm_seconds" -v l="$local_seconds" '
 	{ n++; if ($7 == $8) same++; d = $7 ? ($8 - $7) / $7 : 0; if (d < 0) d = -d; if (d > max) max = d }
 	END { printf "slurm: %d unit(s) in %d s (local %d s); %d headline medians, all same, %d identical, largest difference %.3f%%\n",
 		units, s, l, n, same, 100 * max }' <<< "$rows"
+
+# Bit for bit (docs/determinism.md): the same kernel and seed give every
+# per-operation sample of the timed pass the local run's.
+diff -r -q "$tmp/local/latest/stock/boot-1/raw" "$run/stock/boot-1/raw" ||
+	fail "Slurm's boot's timed samples (raw/) differ from the local run's"
+echo "slurm: the timed pass's $(cat "$run"/stock/boot-1/raw/*.csv | wc -l) per-operation samples are the local run's, byte for byte"
 
 # Merge refusals, on a copy of the run whose first unit's ran.json says
 # it ran something else.
