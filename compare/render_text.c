@@ -953,6 +953,11 @@ void print_summary(const struct comparison *c, size_t n, int md)
 		if (nf)
 			fprintf(out, " The baseline's boot-to-boot spread, measured in this run over its %zu headline rows: median %.2f%%, largest %.2f%%.",
 				nf, median(f, nf) * 100, max_of(f, nf) * 100);
+		/* boot k of every arm runs seed k: one boot a side is one
+		 * layout, exactly (docs/determinism.md) */
+		else if (deterministic &&
+			 !strcmp(meta_field("boots", b[8], sizeof(b[8])), "1"))
+			fprintf(out, " One boot an arm: each figure is exact for its kernel and seed, and says nothing of other layouts (BOOTS=2 or more measures their spread).");
 		free(f);
 	}
 	paragraph_end(&para);
