@@ -140,6 +140,18 @@ const struct comparison *find_comparison(const struct comparison *c, size_t n,
 
 /* render_text.c */
 void print_summary(const struct comparison *c, size_t n, int md);
+/* A ratio as a change in percent ("+1.3%", "-91%"), sign the unit. */
+void format_pct(char *buf, size_t size, double ratio, const char *sign);
+/* A median in at most 7 columns. */
+void format_median(char *buf, size_t size, double v);
+/* An exact count comparison: "0 -> 2", with ranges where boots differ. */
+void format_counts(char *buf, size_t size, const struct comparison *x);
+/* Pointers to comparisons, the largest change first (unknown ones
+ * before all), for qsort. */
+int cmp_effect(const void *a, const void *b);
+/* A variant the first screen reports on (a column of the matrix, a
+ * block): not the baseline, the A/A arm or a walk's prefix. */
+int is_reported(const char *variant);
 void print_tables(const struct comparison *c, size_t n, int md);
 /* The one paragraph writer: a paragraph is written in pieces to the
  * stream paragraph_begin() returns; paragraph_end() writes it to out,
@@ -176,6 +188,10 @@ size_t kind_changes(const struct comparison *c, size_t n, const char *variant,
 		    struct kind_change **out);
 void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
 			size_t max_lines);
+/* The first line of @variant's changes in kind, unwrapped, to @out;
+ * how many lines it has. */
+size_t write_first_kind_change(FILE *out, const struct comparison *c, size_t n,
+			       const char *variant);
 /* The first line of @variant's changes in kind, named, and with @more
  * how many more its block has; nothing where it has none. */
 void print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,
@@ -245,9 +261,20 @@ void print_sites_matrix(void);
  * (--format fault-problems) */
 void print_fault_problems(void);
 
-/* known_failures.c: one sentence per variant and selftest case reported
- * XFAIL or XPASS in its boots' selftest.tap. */
-void print_known_failures(FILE *out);
+/* known_failures.c: the selftest's known failures (XFAIL, XPASS in the
+ * boots' selftest.tap): the first screen's sentence on the selftest,
+ * each case named once with the arms where it failed or passed, and
+ * how many of its own a variant had of each. */
+void print_selftest_outcome(FILE *out);
+void known_failure_counts(const char *variant, size_t *xfail, size_t *xpass);
+
+/* answer.c: the first screen's lead, what a reviewer asks first: the
+ * run's mode and what its "ns" are, whether it is a QUICK look, the A/A
+ * control's false positives; then per variant what got worse and
+ * better, the largest change each way in both sides' values, memory per
+ * cdev, the selftest, its first change in kind. */
+void print_lead(FILE *out, const struct comparison *c, size_t n, int md);
+void print_answers(FILE *out, const struct comparison *c, size_t n, int md);
 
 /* join.c: compare --join, the join of two runs (AGAINST): RUN's rows
  * and meta.json with OTHER's arm @baseline as <baseline>@<name>, in

@@ -292,21 +292,17 @@ static void format_move(char *buf, size_t size, const struct kind_change *k)
 /* One line per count and operation, at most max_lines, each wrapped:
  * "locks per cached open: cdev_lock 1 -> 0". */
 /* Line k[i..j) of the changes (one "line", such as "locks per cached
- * open"), as a paragraph after INDENT. */
-static void print_kind_line(FILE *scr, const struct kind_change *k, size_t i, size_t j,
-			    const char *indent, const char *prefix)
+ * open"), as it is written unwrapped. */
+static void write_kind_line(FILE *out, const struct kind_change *k, size_t i, size_t j)
 {
 	char move[112];
-	struct paragraph line;
-	FILE *out;
 	size_t m;
 	int same = 1;
 
 	for (m = i; m < j; m++)
 		same &= k[m].from_lo == k[i].from_lo && k[m].from_hi == k[i].from_hi &&
 			k[m].to_lo == k[i].to_lo && k[m].to_hi == k[i].to_hi;
-	out = paragraph_begin(&line, scr, 78, indent, "    ");
-	fprintf(out, "%s%s:", prefix, k[i].line);
+	fprintf(out, "%s:", k[i].line);
 	format_move(move, sizeof(move), &k[i]);
 	/* counts of a param each (kernfs nodes at each N) that all moved
 	 * alike: the move once, then where */
@@ -327,6 +323,16 @@ static void print_kind_line(FILE *scr, const struct kind_change *k, size_t i, si
 				fprintf(out, "; %s", k[m].sites);
 		}
 	}
+}
+
+/* The same as a paragraph after INDENT and PREFIX. */
+static void print_kind_line(FILE *scr, const struct kind_change *k, size_t i, size_t j,
+			    const char *indent, const char *prefix)
+{
+	struct paragraph line;
+
+	fputs(prefix, paragraph_begin(&line, scr, 78, indent, "    "));
+	write_kind_line(line.f, k, i, j);
 	paragraph_end(&line);
 }
 
@@ -362,21 +368,33 @@ void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const c
 	free(k);
 }
 
-void print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,
-			     const char *variant, int more)
+size_t write_first_kind_change(FILE *out, const struct comparison *c, size_t n,
+			       const char *variant)
 {
 	struct kind_change *k;
 	size_t nk = kind_changes(c, n, variant, &k), i, lines = 0;
-	char prefix[128];
 
-	if (nk) {
-		for (i = 0; i < nk; i = kind_line_end(k, nk, i))
-			lines++;
-		snprintf(prefix, sizeof(prefix), "%s, ", variant);
-		print_kind_line(scr, k, 0, kind_line_end(k, nk, 0), "  ", prefix);
-		if (more && lines > 1)
-			fprintf(scr, "    and %zu more line%s in its block\n", lines - 1,
-				lines == 2 ? "" : "s");
-	}
+	for (i = 0; i < nk; i = kind_line_end(k, nk, i))
+		lines++;
+	if (nk)
+		write_kind_line(out, k, 0, kind_line_end(k, nk, 0));
 	free(k);
+	return lines;
+}
+
+void print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,
+			     const char *variant, int more)
+{
+	char *text = NULL;
+	size_t len = 0, lines;
+	FILE *f = xmemstream(&text, &len);
+
+	lines = write_first_kind_change(f, c, n, variant);
+	fclose(f);
+	if (lines)
+		paragraph(scr, 78, "  ", "    ", "%s, %s", variant, text);
+	if (more && lines > 1)
+		fprintf(scr, "    and %zu more line%s in its block\n", lines - 1,
+			lines == 2 ? "" : "s");
+	free(text);
 }

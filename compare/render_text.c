@@ -14,7 +14,7 @@
 #include "stats.h"
 
 /* A ratio as a change in percent, whole percent once it is large. */
-static void format_pct(char *buf, size_t size, double ratio, const char *sign)
+void format_pct(char *buf, size_t size, double ratio, const char *sign)
 {
 	double pct = (ratio - 1) * 100;
 
@@ -25,7 +25,7 @@ static void format_pct(char *buf, size_t size, double ratio, const char *sign)
 }
 
 /* A median in at most 7 columns. */
-static void format_median(char *buf, size_t size, double v)
+void format_median(char *buf, size_t size, double v)
 {
 	snprintf(buf, size, fabs(v) >= 1e6 ? "%.1e" : fabs(v) >= 100 ? "%.0f" : "%.1f", v);
 }
@@ -69,7 +69,7 @@ static void format_pairs(char *buf, size_t size, const struct comparison *x)
 }
 
 /* An exact count comparison: "0 -> 2", with ranges where boots differ. */
-static void format_counts(char *buf, size_t size, const struct comparison *x)
+void format_counts(char *buf, size_t size, const struct comparison *x)
 {
 	double bmin = min_of(x->bmed, x->nb), bmax = max_of(x->bmed, x->nb);
 	double vmin = min_of(x->vmed, x->nv), vmax = max_of(x->vmed, x->nv);
@@ -105,6 +105,10 @@ static void wrap(FILE *out, const char *text, int width, const char *first, cons
 
 	while (*text) {
 		int len = (int)strcspn(text, " ");
+
+		/* "0 -> 2" is one word: a line that ends in "0" says nothing */
+		while (!strncmp(text + len, " -> ", 4))
+			len += 4 + (int)strcspn(text + len + 4, " ");
 
 		if (col && col + 1 + len > width) {
 			fprintf(out, "\n");
@@ -157,16 +161,18 @@ static const char *rule_text(void)
 		"deterministic: 'gap' calls a change when every boot of one side is "
 		"beyond every boot of the other by more than --min-effect and more "
 		"than the baseline's boot-to-boot spread; no p-values. Counts: "
-		"'exact' (0 -> 2)." :
+		"'exact', a change where the boots' counts do not overlap (0 -> 2: "
+		"the baseline's count, then the variant's)." :
 		"the boot is the unit (the median of its repetitions). 't+gap' "
 		"calls a change when Welch's t on log per-boot medians, "
 		"Holm-adjusted within its family, is below alpha and every boot of "
 		"one side is beyond every boot of the other by more than "
 		"--min-effect and the baseline's boot-to-boot spread; the interval "
-		"is Welch's. Counts: 'exact' (0 -> 2).";
+		"is Welch's. Counts: 'exact', a change where the boots' counts do not "
+		"overlap (0 -> 2: the baseline's count, then the variant's).";
 }
 
-static int cmp_effect(const void *a, const void *b)
+int cmp_effect(const void *a, const void *b)
 {
 	const struct comparison *x = *(const struct comparison *const *)a;
 	const struct comparison *y = *(const struct comparison *const *)b;
@@ -400,17 +406,17 @@ static void print_sittings(FILE *out)
 	}
 }
 
-/* The variants' blocks of the first screen, each with at most
- * max_changes lines of changes; then the comparisons a side is missing. */
-/* A variant the first screen reports on: a column of the matrix, a
- * block; not the baseline, the A/A arm or a walk's prefix (its steps
- * are in its walk's block). */
-static int is_reported(const char *variant)
+/* A walk's prefix has no column or block: its steps are in its walk's
+ * block. */
+int is_reported(const char *variant)
 {
 	return strcmp(variant, opt.baseline) && !(aa_arm && !strcmp(variant, aa_arm)) &&
 	       !is_walk_prefix(variant);
 }
 
+/* The variants' blocks of the first screen, each with at most
+ * max_changes lines of changes, after a legend of their figures; then
+ * the comparisons a side is missing. */
 static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t max_changes,
 			   size_t max_kind)
 {
@@ -418,6 +424,13 @@ static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t
 	size_t len = 0, i, j;
 	FILE *scr = xmemstream(&text, &len);
 
+	for (i = 0; i < in->nvariants && !is_reported(in->variants[i]); i++)
+		;
+	if (i < in->nvariants)
+		paragraph(scr, md ? 0 : 78, "", "",
+			  "Per variant, the headline metrics that changed, largest first: verdict, k/m params, the range of the change, [%s], rule; then the rest.%s",
+			  deterministic ? "the largest's at its lowest..highest boot" :
+			  "the largest's 95% interval, Welch's", md ? "\n\n" : "");
 	for (i = 0; i < in->nvariants; i++) {
 		if (!is_reported(in->variants[i]))
 			continue;
@@ -712,9 +725,10 @@ static void format_change(char *buf, size_t size, double ratio)
 }
 
 /* A cell of the matrix: a variant's comparisons of one headline metric
- * over its params.  "B" better, "W" worse (both: "B+W"), with the range
- * of the change where it changed ("B -99%..-10%", a count "W 0 -> 2");
- * "=" same at every param, "?" unclear, "-" not measured. */
+ * over its params.  "B" better, "W" worse (both: "B+W") at k of its m
+ * params, with the range of those changes ("B 4/12 -62..-7%", a count
+ * "W 3/3 0 -> 2"); "=" same at every param, "?" unclear, "-" not
+ * measured. */
 static void matrix_cell(char *buf, size_t size, const struct comparison *c, size_t n,
 			const char *metric, const char *variant)
 {
@@ -751,31 +765,35 @@ static void matrix_cell(char *buf, size_t size, const struct comparison *c, size
 	} else {
 		format_change(a, sizeof(a), lo);
 		format_change(b, sizeof(b), hi);
+		/* two percentages: the sign once, at the end ("-62..-7%") */
+		if (strcmp(a, b) && a[strlen(a) - 1] == '%' && b[strlen(b) - 1] == '%')
+			a[strlen(a) - 1] = '\0';
 		snprintf(range, sizeof(range), strcmp(a, b) ? "%s..%s" : "%s", a, b);
 	}
-	snprintf(buf, size, "%s %s", better && worse ? "B+W" : better ? "B" : "W", range);
+	snprintf(buf, size, "%s %zu/%zu %s", better && worse ? "B+W" : better ? "B" : "W",
+		 better + worse, seen, range);
 }
 
-/* The matrix that leads the first screen, as lkp's ncompare and mmtests'
- * compare tables do: a row per headline metric, a column per variant
+/* The matrix of the first screen, as lkp's ncompare and mmtests'
+ * compare tables lead: a row per headline metric, a column per variant
  * (numbered in text, MATRIX_COLUMNS at a time so that it fits 78
  * columns; named in markdown). */
-#define MATRIX_COLUMNS 4
-#define MATRIX_CELL 12
+#define MATRIX_COLUMNS 3
+#define MATRIX_CELL 17
 static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md)
 {
 	const char *cols[64];
 	size_t ncols = 0, i, j, k, from, len;
-	char cell[64], row[512];
+	char cell[96], row[512];
 
 	for (i = 0; i < in->nvariants && ncols < 64; i++)
 		if (is_reported(in->variants[i]))
 			cols[ncols++] = in->variants[i];
 	if (!ncols)
 		return;
-	fprintf(scr, md ? "Headline metrics against %s (B better, W worse, with the range of the change over the params where it changed; = same at every param; ? unclear):\n\n" :
-			  "Against %s: B better, W worse (range of the change where it\nchanged), = same at every param, ? unclear, - not measured\n",
-		opt.baseline);
+	paragraph(scr, md ? 0 : 78, "", "",
+		  "Headline metrics against %s: B better, W worse at k/m (at k of its m params) by the range shown; = same at every param; ? unclear; - not measured.%s",
+		  opt.baseline, md ? "\n\n" : "");
 	if (!md) {
 		struct paragraph legend;
 		FILE *out = paragraph_begin(&legend, scr, 78, "", "");
@@ -867,24 +885,17 @@ static void print_first_kind_changes(const struct comparison *c, size_t n, size_
 	free(text);
 }
 
-/* The first screen: what was run, the rule, the A/A control, the matrix
- * of headline verdicts, per walk which patch changed what, and per
- * variant what changed.  report.txt's fits SCREEN_LINES: where the walks'
- * and variants' blocks would not, each shows fewer of its changes, the
- * largest, down to one; where even that would not fit, the variants'
- * blocks follow the first screen, after BELOW_FIRST_SCREEN. */
-#define SCREEN_LINES 60
-#define BELOW_FIRST_SCREEN "Per variant (below the first screen)"
-void print_summary(const struct comparison *c, size_t n, int md)
+/* How the run was made and how to read it: the run, what a selftest
+ * pass can mean, the rule, the baseline's spread, the phases skipped. */
+static void print_details(FILE *scr, int md)
 {
-	char b[9][256], *screen = NULL, *blocks, *walks;
+	char b[9][256];
 	const char *qemu;
 	int qemu_len;
-	size_t screen_len = 0, max_changes = SIZE_MAX, max_kind = SIZE_MAX, i;
+	size_t i;
 	struct paragraph para;
-	FILE *out, *scr = xmemstream(&screen, &screen_len);
+	FILE *out;
 
-	fprintf(scr, md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
 	if (in->nmetas) {
 		out = paragraph_begin(&para, scr, 78, "", "");
 		/* "QEMU emulator version 7.2.22 (Debian ...)": QEMU 7.2.22; the
@@ -908,19 +919,17 @@ void print_summary(const struct comparison *c, size_t n, int md)
 			fprintf(out, "; up to %s boots at once (BOOT_JOBS)", b[8]);
 		/* a run made before boots were seeded has no "seeds" */
 		if (strcmp(meta_field("seeds", b[8], sizeof(b[8])), "?"))
-			fprintf(out, "; seeds: %s%s", b[8], strcmp(b[1], "icount") ? "" :
-				"; a timed figure repeats to the digit for its kernel and seed (docs/determinism.md)");
+			fprintf(out, "; seeds: %s", b[8]);
 		paragraph_end(&para);
 		if (md)
 			fprintf(scr, "\n");
-		/* what a selftest pass can mean in this run */
+		/* what the selftest's pass (the lead's) can mean in this run */
 		out = paragraph_begin(&para, scr, 78, "", "");
 		if (!strcmp(b[2], "1"))
-			fprintf(out, "Correctness: every boot compared passed the KTAP selftest first. On 1 vCPU its race cases interleave at syscall boundaries only: a pass does not show a variant free of in-kernel races (MODE=tcg with several vCPUs runs them at once).");
+			fprintf(out, "Correctness: on 1 vCPU the selftest's race cases interleave at syscall boundaries only: a pass does not show a variant free of in-kernel races (MODE=tcg with several vCPUs runs them at once).");
 		else
-			fprintf(out, "Correctness: every boot compared passed the KTAP selftest first, on %s vCPUs, where its race cases run at once.",
+			fprintf(out, "Correctness: on %s vCPUs the selftest's race cases run at once.",
 				b[2]);
-		print_known_failures(out);
 		print_race_outcome(out);
 		paragraph_end(&para);
 		if (md)
@@ -963,32 +972,52 @@ void print_summary(const struct comparison *c, size_t n, int md)
 	paragraph_end(&para);
 	if (md)
 		fprintf(scr, "\n");
-	if (aa_arm) {
-		size_t fp = 0, total = 0;
-		double largest = 0;
-
-		for (i = 0; i < n; i++)
-			if (!strcmp(c[i].variant, aa_arm) && c[i].decl->family == HEADLINE) {
-				total++;
-				fp += !strcmp(c[i].verdict, "better") ||
-				      !strcmp(c[i].verdict, "worse");
-				if (!isnan(c[i].ratio))
-					largest = fmax(largest, fabs(c[i].ratio - 1));
-			}
-		fprintf(scr, "A/A control %s: %zu of %zu headline comparisons better or worse\n"
-		       "(false positives), largest change %.2f%%.\n",
-		       aa_arm, fp, total, largest * 100);
-	}
 	if (in->nmetas && !strcmp(meta_field("faults", b[0], sizeof(b[0])), "false"))
 		fprintf(scr, "Failure-path phase: skipped (FAULTS=0).\n");
 	fprintf(scr, "\n");
-	print_matrix(scr, c, n, md);
-	fclose(scr);
+}
+
+/* A part of the first screen, written to a string by @print. */
+static char *written(void (*print)(FILE *, const struct comparison *, size_t, int),
+		     const struct comparison *c, size_t n, int md)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = xmemstream(&text, &len);
+
+	print(f, c, n, md);
+	fclose(f);
+	return text;
+}
+
+/* The first screen: the lead (the mode, QUICK, the A/A control), each
+ * variant's answer, the matrix of headline verdicts, how the run was
+ * made and is read, per walk which patch changed what, and per variant
+ * what changed.  report.txt's fits SCREEN_LINES: where the walks' and
+ * variants' blocks would not, each shows fewer of its changes, the
+ * largest, down to one; where even that would not fit, the lead, the
+ * answers, the matrix and the walks are the first screen, and the rest
+ * follows after BELOW_FIRST_SCREEN; where the answers do not fit either,
+ * each variant's first change in kind takes their place there and they
+ * follow too. */
+#define SCREEN_LINES 60
+#define BELOW_FIRST_SCREEN "Per variant (below the first screen)"
+void print_summary(const struct comparison *c, size_t n, int md)
+{
+	char *lead = written(print_lead, c, n, md), *answers = written(print_answers, c, n, md);
+	char *matrix = written(print_matrix, c, n, md), *details = NULL, *blocks, *walks;
+	size_t max_changes = SIZE_MAX, max_kind = SIZE_MAX, top, rest, len = 0;
+	FILE *f = xmemstream(&details, &len);
+
+	print_details(f, md);
+	fclose(f);
+
+	top = count_lines(lead) + count_lines(answers) + count_lines(matrix);
 	for (;;) {
 		walks = walk_blocks(c, n, md, max_kind);
 		blocks = variant_blocks(c, n, md, max_changes, max_kind);
-		if (md || (max_changes == 1 && max_kind == 1) ||
-		    count_lines(screen) + count_lines(walks) + count_lines(blocks) <= SCREEN_LINES)
+		rest = count_lines(details) + count_lines(walks) + count_lines(blocks);
+		if (md || (max_changes == 1 && max_kind == 1) || top + rest <= SCREEN_LINES)
 			break;
 		free(walks);
 		free(blocks);
@@ -1000,20 +1029,32 @@ void print_summary(const struct comparison *c, size_t n, int md)
 		else
 			max_kind = max_kind == SIZE_MAX ? 6 : max_kind - 1;
 	}
-	fputs(screen, stdout);
-	fputs(walks, stdout);
-	/* too many variants for their blocks, even of one change each: the
-	 * matrix, the walks and each variant's first change in kind (what
-	 * a patch that takes a lock off a path did, where the matrix says
-	 * "same") are the first screen, the blocks follow */
-	if (!md && count_lines(screen) + count_lines(walks) + count_lines(blocks) > SCREEN_LINES) {
-		/* room for it, and for BELOW_FIRST_SCREEN */
-		i = count_lines(screen) + count_lines(walks) + 2;
-		print_first_kind_changes(c, n, SCREEN_LINES > i ? SCREEN_LINES - i : 0);
-		printf("%s\n\n", BELOW_FIRST_SCREEN);
+	fputs(lead, stdout);
+	if (md || top + rest <= SCREEN_LINES) {
+		printf("%s%s%s%s%s", answers, matrix, details, walks, blocks);
+	} else {
+		/* too many variants for their blocks, even of one change
+		 * each: the answers (each variant's first change in kind
+		 * among them, what a patch that takes a lock off a path did,
+		 * where its column says "=") or where they do not fit, the
+		 * first changes in kind alone, then the matrix and the walks
+		 * are the first screen; the rest follows */
+		top += count_lines(walks) + 2;	/* and BELOW_FIRST_SCREEN */
+		rest = top + count_lines(details) <= SCREEN_LINES;	/* the details fit too */
+		if (top <= SCREEN_LINES)
+			fputs(answers, stdout);
+		fputs(matrix, stdout);
+		fputs(walks, stdout);
+		if (top > SCREEN_LINES)
+			print_first_kind_changes(c, n, SCREEN_LINES + count_lines(answers) > top ?
+						 SCREEN_LINES + count_lines(answers) - top : 0);
+		printf("%s%s\n\n%s%s%s", rest ? details : "", BELOW_FIRST_SCREEN,
+		       top > SCREEN_LINES ? answers : "", rest ? "" : details, blocks);
 	}
-	fputs(blocks, stdout);
-	free(screen);
+	free(lead);
+	free(answers);
+	free(matrix);
+	free(details);
 	free(walks);
 	free(blocks);
 }
