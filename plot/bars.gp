@@ -16,6 +16,9 @@ do for [fmt in "png svg"] {
 	set title title noenhanced
 	set ylabel ylabel . " (median of boots, range)"
 	set xlabel "variant"
+	# slanted, so that six arms' names (cdev-open-local ...) do not run
+	# into each other
+	set xtics rotate by -25 left noenhanced
 	set yrange [0:*]
 	set style fill pattern 2 border
 	set boxwidth 0.5

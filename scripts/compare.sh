@@ -77,13 +77,30 @@ mapfile -t variants < <("$compare" "${args[@]}" --format variants "$run/samples.
 meta_value() { "$compare" --meta "$1" "$run/samples.csv"; }
 run_title=$title
 title="$title, $(meta_value mode) mode"
+# Whether the timing boots ran their threads in turn, so that none waits
+# for another and a figure against threads shows no contention: in icount
+# (one TCG thread runs every vCPU in turn) or on a single vCPU; empty
+# where the threads ran at once.
+in_turn=
+if [ "$(meta_value mode)" = icount ]; then
+	in_turn='threads run in turn'
+elif [ "$(meta_value vcpus)" = 1 ]; then
+	in_turn='on 1 vCPU threads run in turn'
+fi
 # The title of a plot of one kind of boot (plot/plots.def's boots column):
-# the run's timing boots in its mode; the plugin's boots in theirs.
-boots_title() {	# boots_title timing|pmu|share
+# the run's timing boots in its mode; the plugin's boots in theirs.  A
+# plot of timing boots against threads that ran in turn says so.
+boots_title() {	# boots_title timing|pmu|share [XCOLUMN]
 	case $1 in
 	pmu) echo "$run_title, icount, TCG plugin" ;;
 	share) echo "$run_title, tcg thread=$(meta_value pmu_interleave), $(meta_value pmu_vcpus) vCPUs, TCG plugin" ;;
-	*) echo "$title" ;;
+	*)
+		if [ "${2:-}" = threads ] && [ -n "$in_turn" ]; then
+			echo "$title: $in_turn, none contends"
+		else
+			echo "$title"
+		fi
+		;;
 	esac
 }
 # In icount mode a guest nanosecond is one instruction: say so on the axis.
@@ -153,7 +170,7 @@ plot_lines() {
 	fi
 	# the label in two lines, as long as the panel is high
 	unit=$(axis_unit "$metric")
-	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel=\"$unit\\n(median of boots, range)\"; logx=$logx; logy='${logy[*]}'; out='$report/$out'; title='$(boots_title "$boots")'" \
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel=\"$unit\\n(median of boots, range)\"; logx=$logx; logy='${logy[*]}'; out='$report/$out'; title='$(boots_title "$boots" "$xcol")'" \
 		"$RIG_ROOT/plot/lines.gp"
 	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
 }
@@ -184,7 +201,7 @@ plot_ratio() {
 		plots+=("skipped $out: no ${*%%|*} against the baseline in this run")
 		return
 	fi
-	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]:1}'; baseline='${variants[0]}'; xlabel='$xlabel'; logx=$logx; out='$report/$out'; title='$(boots_title "$boots")'" \
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]:1}'; baseline='${variants[0]}'; xlabel='$xlabel'; logx=$logx; out='$report/$out'; title='$(boots_title "$boots" "$xcol")'" \
 		"$RIG_ROOT/plot/ratio.gp"
 	plots+=("$out.png/.svg: ${panels[*]}, variant / ${variants[0]} against ${xlabel%% (*}, over the A/A band")
 }
@@ -252,7 +269,7 @@ plot_walk() {
 			printf '%s\n\n\n' "$blocks" >> "$report/$out.dat"
 		done
 	done
-	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; walks='$(for walk in "${walks[@]}"; do echo "${walk##* }"; done | paste -sd' ')'; steps='$(for walk in "${walks[@]}"; do wc -w <<< "${walk#* }"; done | paste -sd' ')'; froms='$(for walk in "${walks[@]}"; do echo "${walk%% *}"; done | paste -sd' ')'; values='$values'; key='$xlabel'; ylabel=\"$(axis_unit "$metric")\n(median of boots, range)\"; logy='${logy[*]}'; out='$report/$out'; title='$(boots_title "$boots")'" \
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; walks='$(for walk in "${walks[@]}"; do echo "${walk##* }"; done | paste -sd' ')'; steps='$(for walk in "${walks[@]}"; do wc -w <<< "${walk#* }"; done | paste -sd' ')'; froms='$(for walk in "${walks[@]}"; do echo "${walk%% *}"; done | paste -sd' ')'; values='$values'; key='$xlabel'; ylabel=\"$(axis_unit "$metric")\n(median of boots, range)\"; logy='${logy[*]}'; out='$report/$out'; title='$(boots_title "$boots" "$xcol")'" \
 		"$RIG_ROOT/plot/walk.gp"
 	plots+=("$out.png/.svg: ${panels[*]} at each step of the walk, over the A/A band")
 }
