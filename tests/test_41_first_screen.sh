@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# The first screen says what a patch changes in kind: the locks a phase
+# The first screen says, per variant above its matrix and in its block,
+# what a patch changes in kind: the locks a phase
 # stops or starts taking and the shared cache lines that go or come, in
 # whole counts per operation (a census's 0.01 -> 0.02 is no change), a
 # count that went to or from zero first; and the race check's outcome
@@ -71,6 +72,19 @@ grep -qx '    locks per cached open: lockref@dput 8 -> 9' <(block moved) ||
 	fail "moved's block lacks 'lockref@dput 8 -> 9': $(block moved)"
 ! grep -q 'jiffies_lock\|spin@half\|user@' "$tmp/screen.txt" ||
 	fail "a count that stayed under one per operation, one that is no whole count, or a user address reads as a change: $(grep 'jiffies_lock\|spin@half\|user@' "$tmp/screen.txt")"
+
+# Each variant's line above the matrix says what got worse and better
+# (nothing headline, here) and gives its first change in kind, so that a
+# patch that takes a lock off a path says so where the matrix reads "=".
+tr -s '\n ' ' ' < "$tmp/screen.txt" |
+	grep -q 'onelock (race check FAIL): worse in none; better in none\. Memory per cdev: not measured\. Selftest passed\. Changed in kind: shared lines per cached open: 2 threads 13 -> 12; gone cdev_lock+0, and more below\.' ||
+	fail "onelock's line above the matrix lacks its verdicts or its first change in kind: $(head -12 "$tmp/screen.txt")"
+tr -s '\n ' ' ' < "$tmp/screen.txt" |
+	grep -q 'moved: worse in none; better in none\. .* Changed in kind: locks per cached open: lockref@dput 8 -> 9\.' ||
+	fail "moved's line above the matrix lacks its change in kind"
+[ "$(grep -n '^onelock (race check FAIL): ' "$tmp/screen.txt" | cut -d: -f1)" -lt \
+	"$(grep -n '^Headline metrics against stock' "$tmp/screen.txt" | cut -d: -f1)" ] ||
+	fail "the variants' lines do not come before the matrix"
 
 # the race check: its outcome in the correctness paragraph, the failed
 # variant marked in the matrix's legend, its block and its table
@@ -168,4 +182,8 @@ shown=$(grep -c '^  v[0-9]*, locks per cached open: cdev_lock 1 -> 0$' "$tmp/scr
 others=$(sed -n "s/^  and \([0-9]*\) other variants' in their blocks$/\1/p" "$tmp/screen.txt")
 [ "$shown" -ge 6 ] && [ "${others:-0}" -ge 1 ] && [ $((shown + others)) = 30 ] ||
 	fail "the first screen names $shown variants' first change in kind and counts ${others:-no} others, not 30: $(sed -n '/^Changed in kind/,/^Per variant/p' "$tmp/screen.txt")"
-echo "thirty variants: $shown first changes in kind on the first screen, ${others:-0} counted, the blocks below"
+# ... and each variant's line follows it, before the blocks
+sed -n '/^Per variant (below the first screen)$/,$p' "$tmp/report.txt" |
+	grep -q '^v30: worse in cdev_add_ns, open_cached_ns; better in none\. Most worse:$' ||
+	fail "thirty variants: their lines do not follow the first screen"
+echo "thirty variants: $shown first changes in kind on the first screen, ${others:-0} counted, their lines and blocks below"
