@@ -8,7 +8,7 @@ needs_kernel stock
 
 tmp=$(mktemp -d)
 # a QEMU the run failed to stop is stopped here
-trap 'xargs -r kill < "$tmp/qemu.pids" 2> /dev/null; rm -rf "$tmp"' EXIT
+trap 'xargs -r kill < "$tmp/qemu.pids" 2> /dev/null || true; rm -rf "$tmp"' EXIT
 mkdir "$tmp/bin"
 # --version fails when QEMU_VERSION_FAILS is set; a boot sleeps until
 # stopped, so that one the run does not stop is told from one it does.
