@@ -397,9 +397,16 @@ KVM_ACCEL=(-accel kvm -cpu host)
 # Why QEMU cannot run the rig's vCPU under KVM here, or nothing where it
 # can.  /dev/kvm may exist and still refuse the vCPU (a nested host that
 # rejects an MSR of -cpu host): QEMU then aborts at once, where a usable
-# KVM keeps the stopped (-S) guest until the timeout.
+# KVM keeps the stopped (-S) guest until the timeout.  The answer of a
+# probe made before, RIG_KVM_REFUSAL (check_setting), where one was: a
+# usable KVM's probe waits its whole 2 s, and every script of a run, and
+# of a host test, sources this file.
 kvm_refusal() {
 	local out rc=0
+	if [ -n "${RIG_KVM_REFUSAL+set}" ]; then
+		echo "$RIG_KVM_REFUSAL"
+		return
+	fi
 	if [ ! -w /dev/kvm ]; then
 		echo "/dev/kvm $([ -e /dev/kvm ] && echo "is not writable by $(id -un)" ||
 			echo "does not exist here")"
@@ -426,18 +433,19 @@ check_setting() {
 	bool) [[ $value =~ ^[01]$ ]] || die "$name must be 0 or 1, not '$value'" ;;
 	mode)
 		case $value in
-		auto)
-			why=$(kvm_refusal)
-			if [ -z "$why" ]; then
+		auto | kvm)
+			# probed once for this script and the scripts it starts
+			RIG_KVM_REFUSAL=$(kvm_refusal)
+			export RIG_KVM_REFUSAL
+			if [ -z "$RIG_KVM_REFUSAL" ]; then
 				MODE=kvm
+			elif [ "$value" = kvm ]; then
+				die "MODE=kvm: $RIG_KVM_REFUSAL; use MODE=icount or tcg"
 			else
 				MODE=icount
-				[ ! -e /dev/kvm ] || log "MODE=auto: icount, because $why"
+				[ ! -e /dev/kvm ] || log "MODE=auto: icount, because $RIG_KVM_REFUSAL"
 			fi ;;
 		icount | tcg) ;;
-		kvm)
-			why=$(kvm_refusal)
-			[ -z "$why" ] || die "MODE=kvm: $why; use MODE=icount or tcg" ;;
 		*) die "unknown MODE '$value': auto, icount, tcg or kvm" ;;
 		esac ;;
 	base)

@@ -34,6 +34,10 @@ done
 [ ${#tests[@]} -gt 0 ] || { echo "cdevbench: no test matches TESTS='${TESTS:-}' ($tier tier)" >&2; exit 1; }
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
+# KVM probed once for every test (scripts/lib.sh, kvm_refusal): a test's
+# scripts source lib.sh, and where KVM works each probe waits 2 s.
+RIG_KVM_REFUSAL=$(MODE=icount bash -c '. scripts/lib.sh && kvm_refusal') || exit
+export RIG_KVM_REFUSAL
 
 # run_test I TEST [stream]: its output in RESULTS/I.log, "STATUS
 # SECONDS" in RESULTS/I.status, last; streamed as TAP comments as it
