@@ -3,8 +3,8 @@
 #   make help        this list; starts nothing
 #   make bench       * set up, build the kernels, boot, measure, report:
 #                    ~40 min (kernels built; ~17 min more from no ccache)
-#   make check       * the host tests, no kernel built, no boot: ~2.5 min
-#                    idle (6.1's source extracted once, for kselftest.h)
+#   make check       * the host tests, no kernel built, no boot: ~XXX
+#                    idle (make deps TIER=check: only what they use)
 #   make test        * make check, then the kernel tests (smoke runs on
 #                    both bases, the plugin, Slurm): ~45 min
 #   make compare     the report of a run (RUN=, BASELINE=, AGAINST=): ~20 s
@@ -24,11 +24,13 @@
 #   make kernels     * every variant's kernels (VARIANTS=): ~17 min from
 #                    no ccache, seconds once built
 #   make deps        the Debian packages: checked; as root, installed
+#                    (TIER=check: the 18 the host tests use, of 32)
 #   make progs       the guest's programs; make tools, the host's (compare,
 #                    the plugin): seconds
 #   make clean       remove the built kernels, modules and programs: 1 s
 # * runs make deps first: as root, apt-get installs the packages missing
-#   (about 30: QEMU, bpftrace, Slurm, the kernel build's tools).
+#   (32: QEMU, bpftrace, Slurm, the kernel build's tools; make check's
+#   18: the compiler, jq, gnuplot, shellcheck, the kernel tarballs, ...).
 # Settings (make VAR=value): every name declared in scripts/settings.def,
 # with its default, check and meaning there and in docs/settings.md.
 
