@@ -23,14 +23,14 @@ check_packages=(
 	shellcheck		# make check lints the shell scripts
 	procps			# the host tests wait for processes (pgrep)
 	git patch		# make variant: mbox splitting, git ranges, work trees, the apply check
+	ccache flex bison	# kernel.sh up to Kconfig, which test_20 runs on 6.1's tree
 )
 kernel_packages=(
 	qemu-system-x86		# boots the variants
 	linux-perf		# tracing in the guest (taken from the host root)
-	ccache			# keeps kernel rebuilds cheap
 	slurm-client		# EXECUTOR=slurm: sbatch, squeue
 	slurmctld slurmd munge	# make test's one-node Slurm cluster
-	kmod flex bison bc libelf-dev libssl-dev dwarves	# kernel build
+	kmod bc libelf-dev libssl-dev dwarves	# kernel build (with ccache, flex, bison)
 )
 case $tier in
 check) packages=("${check_packages[@]}") ;;
