@@ -3,8 +3,8 @@
 #   make help        this list; starts nothing
 #   make bench       * set up, build the kernels, boot, measure, report:
 #                    ~40 min (kernels built; ~17 min more from no ccache)
-#   make check       * the host tests, no kernel built, no boot: ~XXX
-#                    idle (make deps TIER=check: only what they use)
+#   make check       * the host tests, no kernel built, no boot: ~3 min
+#                    beside a make test (make deps TIER=check: theirs)
 #   make test        * make check, then the kernel tests (smoke runs on
 #                    both bases, the plugin, Slurm): ~45 min
 #   make compare     the report of a run (RUN=, BASELINE=, AGAINST=): ~20 s
