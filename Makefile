@@ -3,8 +3,8 @@
 #   make help        this list; starts nothing
 #   make bench       * set up, build the kernels, boot, measure, report:
 #                    ~40 min (kernels built; ~17 min more from no ccache)
-#   make check       * the host tests, no kernel built, no boot: ~2.5 min
-#                    idle (6.1's source extracted once, for kselftest.h)
+#   make check       * the host tests, no kernel built, no boot: ~3 min
+#                    beside a make test (make deps TIER=check: theirs)
 #   make test        * make check, then the kernel tests (smoke runs on
 #                    both bases, the plugin, Slurm): ~45 min
 #   make compare     the report of a run (RUN=, BASELINE=, AGAINST=): ~20 s
@@ -24,11 +24,13 @@
 #   make kernels     * every variant's kernels (VARIANTS=): ~17 min from
 #                    no ccache, seconds once built
 #   make deps        the Debian packages: checked; as root, installed
+#                    (TIER=check: the 21 the host tests use, of 32)
 #   make progs       the guest's programs; make tools, the host's (compare,
 #                    the plugin): seconds
 #   make clean       remove the built kernels, modules and programs: 1 s
 # * runs make deps first: as root, apt-get installs the packages missing
-#   (about 30: QEMU, bpftrace, Slurm, the kernel build's tools).
+#   (32: QEMU, bpftrace, Slurm, the kernel build's tools; make check's
+#   21: the compiler, jq, gnuplot, shellcheck, the kernel tarballs, ...).
 # Settings (make VAR=value): every name declared in scripts/settings.def,
 # with its default, check and meaning there and in docs/settings.md.
 
@@ -107,19 +109,20 @@ $(BIN_DIR)/test_stats: compare/test_stats.c compare/stats.c compare/stats.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ compare/test_stats.c compare/stats.c $(STATS_LIBS)
 
-# The selftest prints KTAP through the kernel's own kselftest.h, from the
-# tree of 6.1 (the base the rig's series are written for) whatever a run
-# boots: one binary serves every base of a run (BASES), its output is the
-# format the rig's readers parse on every kernel, and a tree base may hold
-# another kselftest.h or none.  It uses only what 6.1's and 6.12's headers
-# both have (tests/test_15_lint.sh builds it against each).  The tree is
-# extracted as for a kernel build; the header is never copied.
+# The selftest prints KTAP through the kernel's own kselftest.h, from
+# 6.1 (the base the rig's series are written for) whatever a run boots:
+# one binary serves every base of a run (BASES), its output is the
+# format the rig's readers parse on every kernel, and a tree base may
+# hold another kselftest.h or none.  It uses only what 6.1's and 6.12's
+# headers both have (tests/test_15_lint.sh builds it against each).  The
+# headers alone are extracted from the base's tarball (lib.sh,
+# extract_host_files), never copied into the rig.
 KSELFTEST_BASE := 6.1
-KSELFTEST_DIR := $(or $(BUILD_DIR),build)/src/linux-source-$(KSELFTEST_BASE)/tools/testing/selftests
+KSELFTEST_DIR := $(or $(BUILD_DIR),build)/host-files/linux-source-$(KSELFTEST_BASE)/tools/testing/selftests
 
 $(KSELFTEST_DIR)/kselftest.h:
-	@. scripts/lib.sh && use_base $(KSELFTEST_BASE) && extract_pristine
-	@test -f $@ || { echo "cdevbench: base $(KSELFTEST_BASE)'s tree has no $@" >&2; exit 1; }
+	@. scripts/lib.sh && use_base $(KSELFTEST_BASE) && extract_host_files
+	@test -f $@ || { echo "cdevbench: base $(KSELFTEST_BASE)'s tarball has no $@" >&2; exit 1; }
 
 $(BIN_DIR)/%: bench/selftest/%.c $(KSELFTEST_DIR)/kselftest.h
 	@mkdir -p $(@D)
@@ -153,8 +156,11 @@ $(BIN_DIR)/%: bench/user/%.c bench/user/harness.c bench/user/harness.h $(GUEST_L
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ibench/lib -pthread -o $@ $< bench/user/harness.c $(GUEST_LIB)
 
+# The Debian packages (scripts/deps.sh): with TIER=check, those the host
+# tests use, which make check asks for; otherwise those and what kernel
+# builds, boots and the kernel tests use.
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh $(or $(TIER),all)
 
 # The kernels make bench boots (scripts/phases.def): timing, and fault
 # unless FAULTS=0.
@@ -207,6 +213,7 @@ docs: $(BIN_DIR)/bench_plan
 # The host tests alone (no kernel build, no boot); make test runs them,
 # then the kernel tests.  TESTS= a subset ("20 42"), TEST_TIMEOUT=
 # seconds per test (tests/run.sh).
+check: TIER = check
 check: deps progs tools
 	@tests/run.sh host
 

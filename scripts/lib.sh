@@ -96,16 +96,18 @@ base_key() {
 # The globals that name the current base, from BASE: BASE_KEY, BASE_LINE
 # (the kernel line whose series a variant applies), PRISTINE_TREE (what
 # every variant's tree hard-links to) and, for a packaged base,
-# KERNEL_TARBALL.  A script that handles several bases calls it again.
+# KERNEL_TARBALL and HOST_FILES (extract_host_files).  A script that
+# handles several bases calls it again.
 use_base() {	# use_base BASE
 	BASE=$1
 	BASE_KEY=$(base_key "$1")
 	if base_is_packaged "$1"; then
 		BASE_LINE=$1
 		KERNEL_TARBALL=/usr/src/linux-source-$1.tar.xz
+		HOST_FILES=$BUILD_DIR/host-files/linux-source-$1
 	else
 		BASE_LINE=$(tree_line "$1")
-		KERNEL_TARBALL=
+		KERNEL_TARBALL='' HOST_FILES=''
 	fi
 	# shellcheck disable=SC2034 # for the scripts that source this file
 	PRISTINE_TREE=$BUILD_DIR/src/$(if base_is_packaged "$1"; then echo "linux-source-$1"; else echo "$BASE_KEY"; fi)
@@ -283,6 +285,29 @@ extract_pristine_locked() (
 	mv "$PRISTINE_TREE.tmp" "$PRISTINE_TREE"
 )
 
+# What the host tests read of a packaged base, extracted once from its
+# tarball into HOST_FILES (under 400 KB, where the whole tree is 1.5 GB
+# and a minute to extract): kselftest*.h, which the selftest is built
+# (the Makefile) and linted (tests/test_15_lint.sh) against, and
+# checkpatch.pl with the files it reads beside it (tests/test_30).
+extract_host_files() {
+	[ -n "$HOST_FILES" ] || die "base $BASE: a tree base's files are not extracted alone"
+	mkdir -p "$(dirname "$HOST_FILES")"
+	(
+		flock 8
+		[ -d "$HOST_FILES" ] && exit
+		[ -f "$KERNEL_TARBALL" ] ||
+			die "$KERNEL_TARBALL is missing: run 'make deps TIER=check' (package linux-source-$BASE)"
+		rm -rf "$HOST_FILES.tmp"
+		mkdir -p "$HOST_FILES.tmp"
+		tar -xJf "$KERNEL_TARBALL" -C "$HOST_FILES.tmp" --strip-components=1 --wildcards \
+			'*/tools/testing/selftests/kselftest*.h' '*/scripts/checkpatch.pl' \
+			'*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch' ||
+			die "could not extract the host tests' files of $KERNEL_TARBALL"
+		mv "$HOST_FILES.tmp" "$HOST_FILES"
+	) 8> "$HOST_FILES.lock" || exit
+}
+
 # Paths a patch touches, from its diff headers, as -p1 reads them.
 patched_paths() {
 	awk '/^(---|\+\+\+) / && $2 != "/dev/null" { p = $2; sub(/^[^\/]*\//, "", p); print p }' \
@@ -372,9 +397,16 @@ KVM_ACCEL=(-accel kvm -cpu host)
 # Why QEMU cannot run the rig's vCPU under KVM here, or nothing where it
 # can.  /dev/kvm may exist and still refuse the vCPU (a nested host that
 # rejects an MSR of -cpu host): QEMU then aborts at once, where a usable
-# KVM keeps the stopped (-S) guest until the timeout.
+# KVM keeps the stopped (-S) guest until the timeout.  The answer of a
+# probe made before, RIG_KVM_REFUSAL (check_setting), where one was: a
+# usable KVM's probe waits its whole 2 s, and every script of a run, and
+# of a host test, sources this file.
 kvm_refusal() {
 	local out rc=0
+	if [ -n "${RIG_KVM_REFUSAL+set}" ]; then
+		echo "$RIG_KVM_REFUSAL"
+		return
+	fi
 	if [ ! -w /dev/kvm ]; then
 		echo "/dev/kvm $([ -e /dev/kvm ] && echo "is not writable by $(id -un)" ||
 			echo "does not exist here")"
@@ -401,18 +433,19 @@ check_setting() {
 	bool) [[ $value =~ ^[01]$ ]] || die "$name must be 0 or 1, not '$value'" ;;
 	mode)
 		case $value in
-		auto)
-			why=$(kvm_refusal)
-			if [ -z "$why" ]; then
+		auto | kvm)
+			# probed once for this script and the scripts it starts
+			RIG_KVM_REFUSAL=$(kvm_refusal)
+			export RIG_KVM_REFUSAL
+			if [ -z "$RIG_KVM_REFUSAL" ]; then
 				MODE=kvm
+			elif [ "$value" = kvm ]; then
+				die "MODE=kvm: $RIG_KVM_REFUSAL; use MODE=icount or tcg"
 			else
 				MODE=icount
-				[ ! -e /dev/kvm ] || log "MODE=auto: icount, because $why"
+				[ ! -e /dev/kvm ] || log "MODE=auto: icount, because $RIG_KVM_REFUSAL"
 			fi ;;
 		icount | tcg) ;;
-		kvm)
-			why=$(kvm_refusal)
-			[ -z "$why" ] || die "MODE=kvm: $why; use MODE=icount or tcg" ;;
 		*) die "unknown MODE '$value': auto, icount, tcg or kvm" ;;
 		esac ;;
 	base)

@@ -23,7 +23,8 @@
 # makes the runs named (all, old, new, bisect) alone; "none" makes no
 # run, only the copy of the rig (OUT/rig), its stand-ins and OUT/build.
 # Each script's output goes to OUT/log.  tests/test_46_meta_schema.sh
-# reads the meta.json files these runs write.
+# reads the meta.json files these runs write, test_47 the bisect runs;
+# tests/run.sh makes them once for both (tests/lib.sh, fake_runs).
 set -euo pipefail
 scripts=$(cd "${1:?usage: fake_runs.sh SCRIPTS OUT}" && pwd)
 out=$(mkdir -p "${2:?usage: fake_runs.sh SCRIPTS OUT}" && cd "$2" && pwd)

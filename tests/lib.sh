@@ -35,6 +35,24 @@ wait_for() {
 	done
 }
 
+# fake_runs DIR [RUN...]: the folder of tests/fake_runs.sh's runs, to
+# read and never write (the tests that read them run side by side):
+# FAKE_RUNS, which tests/run.sh makes once for them all, or else those
+# RUNs (default: every one) made here in DIR.
+fake_runs() {
+	local dir=${FAKE_RUNS:-$1} status
+	if [ -n "${FAKE_RUNS:-}" ]; then
+		wait_for "tests/run.sh's fake runs in $FAKE_RUNS" test -f "$FAKE_RUNS.status"
+		status=$(cat "$FAKE_RUNS.status")
+	else
+		status=0
+		tests/fake_runs.sh scripts "$dir" "${@:2}" > "$dir.out" 2>&1 || status=$?
+	fi
+	[ "$status" = 0 ] ||
+		{ cat "$dir.out" >&2; tail -40 "$dir/log" >&2; fail "tests/fake_runs.sh failed (above)"; }
+	echo "$dir"
+}
+
 # held FILE: another process holds FILE's flock.
 held() { ! flock -n "$1" true; }
 

@@ -15,6 +15,8 @@
 # order once it and those before it end; kernel tests run one at a time, their output
 # streamed as it comes (a boot's numbers move when another runs beside
 # it).  A test that exits 77 is skipped, its last line the reason.
+# FAKE_RUNS: the folder of tests/fake_runs.sh's runs, which this makes
+# once for the tests that read them (below).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit
 tier=${1:-all}
@@ -34,6 +36,22 @@ done
 [ ${#tests[@]} -gt 0 ] || { echo "cdevbench: no test matches TESTS='${TESTS:-}' ($tier tier)" >&2; exit 1; }
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
+# KVM probed once for every test (scripts/lib.sh, kvm_refusal): a test's
+# scripts source lib.sh, and where KVM works each probe waits 2 s.
+RIG_KVM_REFUSAL=$(MODE=icount bash -c '. scripts/lib.sh && kvm_refusal') || exit
+export RIG_KVM_REFUSAL
+# The runs of tests/fake_runs.sh, made once in the background (in one of
+# TEST_JOBS's places) for the tests that read them (tests/lib.sh,
+# fake_runs), where two or more run: made by each, they cost each a
+# minute's CPU.  A test run alone makes those it reads.
+if [ "$(grep -l '\$(fake_runs ' "${tests[@]}" | wc -l)" -gt 1 ]; then
+	export FAKE_RUNS=$results/fake
+	{
+		timeout -k 10 "${TEST_TIMEOUT:-600}" tests/fake_runs.sh scripts "$FAKE_RUNS" > "$FAKE_RUNS.out" 2>&1
+		echo $? > "$FAKE_RUNS.status.tmp"
+		mv "$FAKE_RUNS.status.tmp" "$FAKE_RUNS.status"
+	} &
+fi
 
 # run_test I TEST [stream]: its output in RESULTS/I.log, "STATUS
 # SECONDS" in RESULTS/I.status, last; streamed as TAP comments as it

@@ -30,8 +30,8 @@ echo "shellcheck: ${#shell_files[@]} files clean"
 
 kselftest_dirs=()
 for line in $(. scripts/lib.sh && echo "${PACKAGED_BASES[*]}"); do
-	tree=$(. scripts/lib.sh && use_base "$line" && extract_pristine && echo "$PRISTINE_TREE")
-	kselftest_dirs+=("$tree/tools/testing/selftests")
+	files=$(. scripts/lib.sh && use_base "$line" && extract_host_files && echo "$HOST_FILES")
+	kselftest_dirs+=("$files/tools/testing/selftests")
 done
 c_files=(bench/selftest/*.c bench/lib/*.c bench/mem/*.c bench/faults/*.c bench/user/*.c bench/trace/*.c bench/plugin/*.c compare/*.c)
 findings=0

@@ -14,18 +14,18 @@
 doc=docs/meta-json.md
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tests/fake_runs.sh scripts "$tmp/fake" || { tail -40 "$tmp/fake/log"; fail "tests/fake_runs.sh failed (above)"; }
-mapfile -t metas < <(find "$tmp/fake/results" -name meta.json | sort)
+fake=$(fake_runs "$tmp/fake")
+mapfile -t metas < <(find "$fake/results" -name meta.json | sort)
 [ ${#metas[@]} = 6 ] || fail "the fake runs left ${#metas[@]} meta.json files, not 6: ${metas[*]}"
 
 # The fake runs reached every writer: the plan's and the merge's reasons
 # a prefix is not bisectable, a resume's sitting, a join.
-all=$(ls -d "$tmp"/fake/results/*-all)
+all=$(ls -d "$fake"/results/*-all)
 jq -e '[.walks[].steps[].not_bisectable | strings] as $r
 	| ($r | any(test("kernel build failed"))) and ($r | any(test("/boot-1 ")))
 	and (.sittings | length) == 1' "$all/meta.json" > /dev/null ||
 	fail "the fake run's meta.json lacks a writer's keys: $(jq -c '{walks, sittings}' "$all/meta.json")"
-joined=$(ls -d "$tmp"/fake/results/*-new/against-*)
+joined=$(ls -d "$fake"/results/*-new/against-*)
 jq -e '.against.variant == "stock" and (.variants | keys_unsorted[0] | endswith("-old"))' \
 	"$joined/meta.json" > /dev/null || fail "the join's meta.json is not one: $(jq -c .against "$joined/meta.json")"
 echo "fake runs: plan, merge, resume and join wrote ${#metas[@]} meta.json files"
@@ -33,7 +33,7 @@ echo "fake runs: plan, merge, resume and join wrote ${#metas[@]} meta.json files
 # What runs once: the plugin's calibration on the baseline's pmu boot,
 # which the report does not take for a missing side of the others'; the
 # traced pass on the first TRACED_BOOTS (1) timing boots.
-old=$(ls -d "$tmp"/fake/results/*-old)
+old=$(ls -d "$fake"/results/*-old)
 jq -e '.calibration == {arm: "stock", benches: ["pchase"]}' "$old/meta.json" > /dev/null ||
 	fail "the PMU=1 run's calibration is not stock's pchase: $(jq -c .calibration "$old/meta.json")"
 [ "$(grep -c 'bench=pchase' "$old/samples.csv")" = 1 ] && grep -q '^stock,1,l1d_misses_per_op,"bench=pchase' "$old/samples.csv" ||
@@ -41,7 +41,7 @@ jq -e '.calibration == {arm: "stock", benches: ["pchase"]}' "$old/meta.json" > /
 grep -q '^cdev-hash,1,insns_per_op,' "$old/samples.csv" || fail "cdev-hash's pmu boot wrote no rows"
 missing=$(lines_matching 'side missing' "$old/report/report.txt")
 [ -z "$missing" ] || fail "the report takes the calibration cdev-hash did not run for a missing side: $missing"
-bisect=$(ls -d "$tmp"/fake/results/*-bisect)
+bisect=$(ls -d "$fake"/results/*-bisect)
 for b in 1 2; do
 	steps=$(lines_matching '^SUITE_STEPS=' "$bisect/stock/boot-$b/suite.env")
 	traced=$(lines_matching '^stock,[12],lock_hold_ns,' "$bisect/stock/boot-$b/samples.csv")

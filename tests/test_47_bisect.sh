@@ -9,13 +9,13 @@
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tests/fake_runs.sh scripts "$tmp" bisect || { tail -40 "$tmp/log"; fail "tests/fake_runs.sh failed (above)"; }
+fake=$(fake_runs "$tmp/fake" bisect)
 
 # search RUN: "STEP:VERDICT ..." of the steps the bisection decided
 search() { jq -r '[.bisection.steps[] | "\(.step):\(.verdict)"] | join(" ")' "$1/meta.json"; }
 booted() { awk -F/ '{ print $1 }' "$1/units.list" | sort -u | paste -sd' '; }
 
-run=$(ls -d "$tmp"/results/*-bisect)
+run=$(ls -d "$fake"/results/*-bisect)
 [ "$(search "$run")" = "4:same 5:worse 6:worse 8:worse" ] ||
 	fail "the search decided $(search "$run"), not 4 same, 6 and 5 worse"
 [ "$(booted "$run")" = "steps steps~4 steps~5 steps~6 stock" ] ||
@@ -31,7 +31,7 @@ jq -e '.attribution[0].bisection.first_changed == 5' "$run/report/compare.json" 
 	fail "compare.json's attribution lacks the bisection"
 echo "patch 5 of 8 found with 3 prefixes booted, one boot each"
 
-run=$(ls -d "$tmp"/results/*-bisect-skip)
+run=$(ls -d "$fake"/results/*-bisect-skip)
 [ "$(search "$run")" = "2:same 3:same 5:worse 8:worse" ] ||
 	fail "with patch 4's boot failing the search decided $(search "$run"), not 5 worse, 2 and 3 same"
 jq -e '.bisection | .first_changed == 5 and .last_same == 3' "$run/meta.json" > /dev/null ||
@@ -43,11 +43,15 @@ head -60 "$run/report/report.txt" | tr '\n' ' ' | tr -s ' ' |
 	fail "the first screen does not say patch 5 or 4: $(grep -A3 bisection "$run/report/report.txt")"
 echo "a failed step is gone round: patch 5 or 4"
 
-# What a bisection refuses, before anything is built.
+# What a bisection refuses (the last once the baseline and the series
+# have booted), in results and a build of this test's own: the fake runs
+# are read by the tests beside this one.
+mkdir -p "$tmp/build"
+ln -s "$fake/build/bin" "$tmp/build/bin"
 refused() {	# refused WHY SETTINGS...
 	local out
-	out=$(env PATH="$tmp/bin:$PATH" RESULTS_DIR="$tmp/results" BUILD_DIR="$tmp/build" MODE=icount \
-		PATCHES_DIR="$tmp/patches" BOOTS=1 PMU=0 FAULTS=0 RACE=0 "${@:2}" "$tmp/rig/scripts/bench.sh" 2>&1) &&
+	out=$(env PATH="$fake/bin:$PATH" RESULTS_DIR="$tmp/results" BUILD_DIR="$tmp/build" MODE=icount \
+		PATCHES_DIR="$fake/patches" BOOTS=1 PMU=0 FAULTS=0 RACE=0 "${@:2}" "$fake/rig/scripts/bench.sh" 2>&1) &&
 		fail "make bench ${*:2} did not fail"
 	grep -q "$1" <<< "$out" || fail "make bench ${*:2} failed otherwise than with '$1': $out"
 	echo "refused: ${*:2}"
