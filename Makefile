@@ -15,6 +15,8 @@
 #                    ran: seconds
 #   make race-check  * the selftest's races on several vCPUs, negative
 #                    controls required to fail: ~15 min for four variants
+#   make errpaths    * each cleanup after a failed cdev_add(), per base and
+#                    variant, and the drivers that use it: ~? min
 #   make docs        the docs' tables of metrics and settings made again:
 #                    seconds
 #   make example     docs/example/ made again from a QUICK run (RUN=):
@@ -58,7 +60,7 @@ COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench
 STATS_LIBS := -lgsl -lgslcblas -lm
 COMPARE_LIBS := -ljansson $(STATS_LIBS)
 
-.PHONY: help deps kernels variant progs tools bench race-check compare baseline example resume merge docs check test clean
+.PHONY: help deps kernels variant progs tools bench race-check errpaths compare baseline example resume merge docs check test clean
 
 # The header above, the one list of entry points: a bare make prints it
 # rather than starting a run.
@@ -180,6 +182,12 @@ bench: deps progs tools
 # slab poisoning, its selftest's race cases run long (scripts/race-check.sh).
 race-check: deps progs
 	@scripts/race-check.sh
+
+# Every variant's fault kernel booted once per base (BASES, default both
+# Debian bases), the callers' census, the table and its answer
+# (scripts/errpaths.sh, docs/errpaths.md).
+errpaths: deps progs tools
+	@scripts/errpaths.sh
 
 # Report of a run: RUN (default results/latest), BASELINE (default stock);
 # AGAINST: against another run's or a saved baseline's BASELINE.

@@ -66,6 +66,7 @@ struct options {
 	const char *baseline, *format;
 	const char *where, *select;	/* --format series or ops: a query for the plots */
 	const char *plots;		/* the list of the plots compare.sh drew */
+	const char *census;		/* --format errpaths: scripts/census.sh's TSV */
 	double alpha, min_effect;
 };
 extern struct options opt;
@@ -137,6 +138,18 @@ int changed(const struct comparison *x);
 const struct comparison *find_comparison(const struct comparison *c, size_t n,
 					 const char *metric, const char *param,
 					 const char *variant);
+
+/* the first samples.csv named: the run whose folders hold the boots */
+extern const char *first_samples;
+
+/* render_data.c: compare.json's pieces, as its writer writes them */
+void put_string(const char *s);
+void put_member(const char *key, const char *s);
+void put_number_member(const char *key, double v);
+
+/* errpaths.c: compare.json's "errpaths", and --format errpaths */
+void print_errpaths_json(void);
+void print_errpaths_answer(void);
 
 /* render_text.c */
 void print_summary(const struct comparison *c, size_t n, int md);
@@ -233,6 +246,7 @@ int is_walk_prefix(const char *arm);
  */
 #define REPORT_SECTIONS(SECTION) \
 	SECTION(failure_paths) \
+	SECTION(errpaths) \
 	SECTION(memory_sites) \
 	SECTION(lock_census) \
 	SECTION(shared_lines) \

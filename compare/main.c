@@ -29,8 +29,8 @@
 struct options opt = { .format = "text", .alpha = 0.05, .min_effect = 0.01 };
 
 /* The first samples.csv named: the run whose raw/ folders --format ops
- * reads. */
-static const char *first_samples;
+ * reads, and whose fault boots --format errpaths does. */
+const char *first_samples;
 
 /* report.txt and report.md: the first screen, every comparison, then the
  * sections (compare.h's REPORT_SECTIONS). */
@@ -114,6 +114,8 @@ static const struct format {
 	  .what = "the variants, the baseline first" },
 	{ .name = "fault-problems", .after = COMPARED, .write = print_fault_problems,
 	  .what = "the failure-path phase's problems (scripts/fault-check.sh)" },
+	{ .name = "errpaths", .file = "errpaths.txt", .after = COMPARED, .write = print_errpaths_answer,
+	  .what = "each cleanup pattern's outcome, its callers (--census), the answer" },
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
@@ -161,6 +163,8 @@ static void usage(void)
 		"               arrays as words, booleans as true/false)\n"
 		"       compare --join NAME --baseline B RUN/samples.csv OTHER/samples.csv\n"
 		"               (RUN and OTHER's B as B@NAME, in RUN/against-NAME/)\n"
+		"       compare --format errpaths [--census CENSUS.tsv] samples.csv...\n"
+		"               (scripts/census.sh's callers joined with the outcomes)\n"
 		"FORMAT (default text), and the file scripts/compare.sh writes it to:\n",
 		format_names(names, sizeof(names), 1, "|", "|"));
 	for (i = 0; i < NFORMATS; i++)
@@ -192,6 +196,7 @@ int main(int argc, char **argv)
 		{ "plots", required_argument, NULL, 'p' },
 		{ "where", required_argument, NULL, 'w' },
 		{ "select", required_argument, NULL, 's' },
+		{ "census", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct format *format;
@@ -210,6 +215,7 @@ int main(int argc, char **argv)
 		case 'm': meta_key = optarg; break;
 		case 'j': join_name = optarg; break;
 		case 'p': opt.plots = optarg; break;
+		case 'c': opt.census = optarg; break;
 		case 'w': opt.where = optarg; break;
 		case 's': opt.select = optarg; break;
 		default: usage();

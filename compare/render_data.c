@@ -262,7 +262,7 @@ void print_ops(const char *run_dir)
 	}
 }
 
-static void put_string(const char *s)
+void put_string(const char *s)
 {
 	putchar('"');
 	for (; *s; s++) {
@@ -326,7 +326,7 @@ static void put_value(json_t *j)
 	}
 }
 
-static void put_member(const char *key, const char *s)
+void put_member(const char *key, const char *s)
 {
 	printf(",\"%s\":", key);
 	if (s)
@@ -335,7 +335,7 @@ static void put_member(const char *key, const char *s)
 		printf("null");
 }
 
-static void put_number_member(const char *key, double v)
+void put_number_member(const char *key, double v)
 {
 	printf(",\"%s\":", key);
 	put_number(v);
@@ -479,6 +479,7 @@ void print_json(const struct comparison *c, size_t n)
 		free(k);
 	}
 	printf("\n]");
+	print_errpaths_json();
 	print_attribution_json(c, n);
 	printf("}\n");
 }

@@ -1,13 +1,19 @@
 #!/bin/bash
 # Host-side check of one fault boot (the failure-path phase):
 #   scripts/fault-check.sh BOOT_DIR
-# Adds the fail_warnings row (the lines of serial.log in which the kernel
-# complains, KERNEL_COMPLAINT of scripts/lib.sh) to
-# BOOT_DIR/samples.csv, then fails, naming each problem, when the kernel
-# warned, when a flavour that unwinds as its API asks (all but
-# cdev_init_noput, whose leaks are the cost being measured) leaked memory
-# by kmemleak's count or left sysfs entries or majors behind, or when any
-# flavour changed the references on the /sys/cdev ksets.
+# Splits serial.log into the phase's groups by the markers that
+# bench/faults/fault_phase.c writes to the kernel log ("cdevbench-fault:
+# start PARAM", "... end PARAM", and cdev_faults' "... point K" before
+# each injected failure) and adds, per group, rows of what the kernel said
+# inside it (fail_warn_lines, fail_memory_errors, fail_list_errors,
+# fail_crashed, fail_first_point), and fail_warnings, the complaints of
+# the whole boot, to BOOT_DIR/samples.csv; the first complaint of each
+# group, with its failure point, goes to BOOT_DIR/complaints.tsv.  What
+# a group's rows mean for its cleanup pattern is the engine's
+# (compare/errpaths.c).  Then fails, naming each problem, when the kernel
+# complained outside every group, when the phase did not finish, or when
+# a flavour that unwinds as its API asks did not come out clean
+# (compare/fault_check.c).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -20,13 +26,57 @@ compare=$BUILD_DIR/bin/compare
 variant=$("$compare" --format variants "$samples")
 boot=${boot_dir##*-}
 
+# One line per group: param, then the counts of its window, the failure
+# point of its first complaint and that complaint; one "-" line for the
+# complaints outside every group.  A group that started and did not end
+# is where the boot stopped: it crashed (or hung) there.
+windows=$(tr -d '\r' < "$boot_dir/serial.log" | awk -v complaint="$KERNEL_COMPLAINT" \
+	-v crash="$KERNEL_CRASH" -v memory="$KERNEL_MEMORY_ERROR" -v list="$KERNEL_LIST_ERROR" '
+	function text(line) { sub(/^\[ *[0-9.]+\] /, "", line); gsub(/\t/, " ", line); return line }
+	/cdevbench-fault: start / { group = $0; sub(/.*cdevbench-fault: start /, "", group)
+		order[++n] = group; point = 0; next }
+	/cdevbench-fault: end / { ended[group] = 1; group = "-"; point = 0; next }
+	/cdevbench-fault: point / { point = $NF; next }
+	$0 !~ complaint { next }
+	{
+		if ($0 ~ crash) crashed[group] = 1
+		else if ($0 ~ list) lists[group]++
+		else if ($0 ~ memory && $0 !~ /refcount_t/) memory_errors[group]++
+		else warns[group]++
+		if (!(group in first)) { first[group] = text($0); first_point[group] = point }
+	}
+	BEGIN { group = "-" }
+	END {
+		order[++n] = "-"; ended["-"] = 1
+		for (i = 1; i <= n; i++) {
+			g = order[i]
+			printf "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", g, warns[g], memory_errors[g], lists[g],
+				crashed[g] || !(g in ended), first_point[g], first[g]
+		}
+	}')
+
 warnings=$(grep -cE "$KERNEL_COMPLAINT" "$boot_dir/serial.log" || true)
 "$BUILD_DIR/bin/rows" one "$variant" "$boot" fail_warnings - "$warnings" count >> "$samples"
+: > "$boot_dir/complaints.tsv"
+outside=
+while IFS=$'\t' read -r param warn memory list crashed point first; do
+	if [ "$param" = - ]; then
+		outside=$first
+		continue
+	fi
+	for row in "fail_warn_lines $warn" "fail_memory_errors $memory" "fail_list_errors $list" \
+		"fail_crashed $crashed" "fail_first_point $point"; do
+		"$BUILD_DIR/bin/rows" one "$variant" "$boot" "${row% *}" "$param" "${row#* }" count
+	done
+	[ -z "$first" ] || printf '%s\t%s\t%s\n' "$param" "$point" "$first" >> "$boot_dir/complaints.tsv"
+done <<< "$windows" >> "$samples"
 
-# The pass rule lives in the engine too (compare/fault_check.c): one line per
+# The pass rule lives in the engine (compare/fault_check.c): one line per
 # problem.
 problems=$("$compare" --format fault-problems "$samples" | tr '\n' ';')
-[ "$warnings" = 0 ] || problems+="$warnings kernel warning(s) in serial.log;"
+[ -z "$outside" ] || problems+="the kernel complained outside the groups: $outside;"
+[ "$(cat "$boot_dir/exit-status" 2> /dev/null)" = 0 ] ||
+	problems+="the fault phase did not finish (exit status: $(cat "$boot_dir/exit-status" 2> /dev/null || echo none));"
 if [ -n "$problems" ]; then
 	echo "cdevbench: fault phase of $variant: ${problems%;}" >&2
 	exit 1

@@ -83,8 +83,8 @@ mkdir "$tmp/ic"
 			case $v in slow9) k=1 o=9 ;; *) k=0 o=3 ;; esac
 			echo "$v,$b,kernfs_nodes_per_cdev,n=100,0,$k,count"
 			echo "$v,$b,trace_overhead_pct,phase=add,0,$o,pct"
-			echo "$v,1,fail_handled,flavour=cdev_alloc,0,$((20 + b)),count"
-			echo "$v,1,fail_points,flavour=cdev_alloc,0,$((30 + b)),count"
+			echo "$v,1,fail_handled,flavour=alloc_put,0,$((20 + b)),count"
+			echo "$v,1,fail_points,flavour=alloc_put,0,$((30 + b)),count"
 		done
 	done
 } > "$tmp/ic/samples.csv"

@@ -69,7 +69,7 @@ check_smoke_run() {
 			[ -s "$run/$v/boot-$b/serial.log" ] || fail "no serial.log for $v boot $b"
 		done
 		# The fault phase ran and its host-side check passed (else no 'latest').
-		grep -qE "^$v,1,fail_points,flavour=cdev_init,0,[1-9][0-9]*,count$" "$run/samples.csv" ||
+		grep -qE "^$v,1,fail_points,flavour=embed_put,0,[1-9][0-9]*,count$" "$run/samples.csv" ||
 			fail "no failure points for $v"
 		grep -q "^$v,1,fail_warnings,-,0,0,count$" "$run/samples.csv" ||
 			fail "no fail_warnings row for $v"
@@ -77,8 +77,8 @@ check_smoke_run() {
 	done
 	# Where cdevs are in sysfs, the kset references were read around every
 	# group (the host check has already failed any that changed).
-	grep -q '^sysfs-cdev,1,fail_kset_refs_left,flavour=cdev_del_on_fail,0,0,count$' \
-		"$run/samples.csv" || fail "no kset reference row for sysfs-cdev's cdev_del_on_fail"
+	grep -q '^sysfs-cdev,1,fail_kset_refs_left,flavour=embed_del,0,0,count$' \
+		"$run/samples.csv" || fail "no kset reference row for sysfs-cdev's embed_del"
 	grep -q "^Failure paths" "$run/report/report.txt" || fail "the report has no failure-path section"
 	# The lock census sees what cdev-open-scale is for: stock takes cdev_lock
 	# on every open of a cached node, cdev-open-scale does not.

@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare, what each cleanup after a failed cdev_add() does: the outcome
+ * of every systematic group of the failure-path phase (a flavour of
+ * bench/module/cdev_faults.c is a driver's cleanup pattern) per base and
+ * variant, from what scripts/fault-check.sh read in the boot's serial log
+ * and the phase's own counts.  The report's "Cleanup after a failed
+ * cdev_add()" section and compare.json's "errpaths" show the table;
+ * --format errpaths (make errpaths, scripts/errpaths.sh) adds the
+ * in-tree callers of each pattern (--census, scripts/census.sh's TSV)
+ * and an answer in words.
+ */
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare.h"
+
+/* What a pattern's driver does, in the answer's words. */
+static const struct pattern {
+	const char *name, *words;
+} patterns[] = {
+	{ "alloc_put", "cdev_alloc(), then kobject_put()" },
+	{ "alloc_del", "cdev_alloc(), then cdev_del()" },
+	{ "alloc_kfree", "cdev_alloc(), then kfree()" },
+	{ "alloc_none", "cdev_alloc(), then nothing" },
+	{ "alloc_name_put", "cdev_alloc() and a name, then kobject_put()" },
+	{ "alloc_name_del", "cdev_alloc() and a name, then cdev_del()" },
+	{ "alloc_name_kfree", "cdev_alloc() and a name, then kfree()" },
+	{ "embed_put", "an embedded cdev, then kobject_put()" },
+	{ "embed_del", "an embedded cdev, then cdev_del()" },
+	{ "embed_none", "an embedded cdev, then nothing" },
+	{ "embed_name_put", "an embedded cdev and a name, then kobject_put()" },
+	{ "embed_name_del", "an embedded cdev and a name, then cdev_del()" },
+	{ "embed_name_none", "an embedded cdev and a name, then nothing" },
+	{ "embed_parent_put", "cdev_set_parent(), then kobject_put()" },
+	{ "embed_parent_del", "cdev_set_parent(), then cdev_del()" },
+	{ "embed_parent_none", "cdev_set_parent(), then nothing" },
+	{ "device_put", "cdev_device_add(), then put_device()" },
+	{ "device_del_put", "cdev_device_add(), then cdev_del() and put_device()" },
+};
+
+static const char *pattern_words(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++)
+		if (!strcmp(patterns[i].name, name))
+			return patterns[i].words;
+	return name;
+}
+
+/* A draw of (arm, metric, flavour=@pattern), 0 where absent. */
+static double draw_of(const char *arm, const char *metric, const char *pattern)
+{
+	char param[96];
+	const struct group *g;
+
+	snprintf(param, sizeof(param), "flavour=%s", pattern);
+	g = find_group(metric, param, arm);
+	return g && g->n ? g->v[0] : 0;
+}
+
+/*
+ * The outcome of @pattern on @arm in @buf: its findings, the worst first,
+ * joined by '+' ("crash", "uaf" a use after free or double free that slab
+ * debugging reported, "list" a corrupt list, "warn" a WARN or a
+ * reference count's complaint, "leak" kmemleak's, "left" a sysfs entry,
+ * major or kset reference left behind), "clean", or "-" where the arm's
+ * fault boot did not run it.
+ */
+static const char *outcome(const char *arm, const char *pattern, char *buf, size_t size)
+{
+	static const struct finding {
+		const char *word, *metric;
+	} findings[] = {
+		{ "crash", "fail_crashed" },
+		{ "uaf", "fail_memory_errors" },
+		{ "list", "fail_list_errors" },
+		{ "warn", "fail_warn_lines" },
+		{ "leak", "fail_leaked_objects" },
+		{ "left", "fail_sysfs_left" },
+		{ "left", "fail_majors_left" },
+		{ "left", "fail_kset_refs_left" },
+	};
+	char param[96];
+	size_t i, len = 0;
+
+	snprintf(param, sizeof(param), "flavour=%s", pattern);
+	if (!find_group("fail_points", param, arm)) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(findings) / sizeof(findings[0]) && len < size; i++)
+		if (draw_of(arm, findings[i].metric, pattern) != 0 &&
+		    !strstr(buf, findings[i].word))
+			len += snprintf(buf + len, size - len, "%s%s", len ? "+" : "",
+					findings[i].word);
+	if (!len)
+		snprintf(buf, size, "clean");
+	return buf;
+}
+
+/* The patterns the run's fault boots ran (systematic groups), in the
+ * phase's order. */
+static size_t run_patterns(const char ***out)
+{
+	const char **names = NULL;
+	char flav[64];
+	size_t i, k, n = 0;
+
+	for (i = 0; i < in->ngroups; i++) {
+		const struct group *g = &in->groups[i];
+
+		if (strcmp(g->metric, "fail_points"))
+			continue;
+		param_value(g->param, "flavour", flav, sizeof(flav));
+		for (k = 0; k < n && strcmp(names[k], flav); k++)
+			;
+		if (k == n) {
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = xstrdup(flav);
+		}
+	}
+	*out = names;
+	return n;
+}
+
+/* An arm's base: its meta.json's, else what follows ':' in its name
+ * (make bench BASES=, scripts/errpaths.sh), else "?". */
+static const char *arm_base(const char *arm)
+{
+	const char *path, *colon = strchr(arm, ':');
+	const json_t *v = variant_meta(arm, &path);
+
+	if (v && member_string(v, "base", NULL))
+		return member_string(v, "base", NULL);
+	return colon ? colon + 1 : "?";
+}
+
+/* An arm's variant: its name up to ':'. */
+static const char *arm_variant(const char *arm, char *buf, size_t size)
+{
+	snprintf(buf, size, "%.*s", (int)strcspn(arm, ":"), arm);
+	return buf;
+}
+
+/* The arms that ran the fault phase, and the bases among them in order. */
+static size_t fault_arms(const char ***arms, const char ***bases, size_t *nbases)
+{
+	const char **a = xmalloc((in->nvariants + 1) * sizeof(*a));
+	const char **b = xmalloc((in->nvariants + 1) * sizeof(*b));
+	size_t i, k, n = 0;
+
+	*nbases = 0;
+	for (i = 0; i < in->nvariants; i++) {
+		const char *base = arm_base(in->variants[i]);
+		size_t j;
+		int ran = 0;
+
+		for (j = 0; j < in->ngroups && !ran; j++)
+			ran = !strcmp(in->groups[j].metric, "fail_points") &&
+			      !strcmp(in->groups[j].variant, in->variants[i]);
+		if (!ran)
+			continue;
+		a[n++] = in->variants[i];
+		for (k = 0; k < *nbases && strcmp(b[k], base); k++)
+			;
+		if (k == *nbases)
+			b[(*nbases)++] = base;
+	}
+	*arms = a;
+	*bases = b;
+	return n;
+}
+
+/* The first complaint of (arm, pattern) that fault-check.sh kept in the
+ * arm's fault boot's complaints.tsv ("param<TAB>point<TAB>line"), in @buf;
+ * NULL where there is none. */
+static const char *first_complaint(const char *arm, const char *pattern, char *buf, size_t size)
+{
+	char *dir = xstrdup(first_samples), path[4096], line[1024], param[96];
+	const char *found = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/fault-1/complaints.tsv", dirname(dir), arm);
+	free(dir);
+	snprintf(param, sizeof(param), "flavour=%s\t", pattern);
+	f = fopen(path, "r");
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (!strncmp(line, param, strlen(param))) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(buf, size, "%s", strchr(line + strlen(param), '\t') + 1);
+			found = buf;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* @line without its trailing spaces, and a newline, to @out. */
+static void put_line(FILE *out, char *line)
+{
+	size_t len = strlen(line);
+
+	while (len && line[len - 1] == ' ')
+		line[--len] = '\0';
+	fprintf(out, "%s\n", line);
+}
+
+/* One table per base: a row per pattern, a column per variant. */
+static void print_table(FILE *out, const char **arms, size_t narms, const char **bases,
+			size_t nbases, const char **names, size_t npatterns)
+{
+	char cell[64], var[64], line[1024];
+	size_t b, i, p, len;
+
+	for (b = 0; b < nbases; b++) {
+		fprintf(out, "  on %s:\n", bases[b]);
+		len = snprintf(line, sizeof(line), "    %-18s", "pattern");
+		for (i = 0; i < narms; i++)
+			if (!strcmp(arm_base(arms[i]), bases[b]) && len < sizeof(line))
+				len += snprintf(line + len, sizeof(line) - len, " %-11.11s",
+						arm_variant(arms[i], var, sizeof(var)));
+		put_line(out, line);
+		for (p = 0; p < npatterns; p++) {
+			len = snprintf(line, sizeof(line), "    %-18s", names[p]);
+			for (i = 0; i < narms; i++)
+				if (!strcmp(arm_base(arms[i]), bases[b]) && len < sizeof(line))
+					len += snprintf(line + len, sizeof(line) - len, " %-11s",
+							outcome(arms[i], names[p], cell, sizeof(cell)));
+			put_line(out, line);
+		}
+	}
+}
+
+/* What was found where, one line each: the failure point (the k-th
+ * allocation of cdev_add() that failed) of the first complaint, and the
+ * kernel's first line, or kmemleak's and the counters' figures. */
+static void print_evidence(FILE *out, const char **arms, size_t narms, const char **names,
+			   size_t npatterns)
+{
+	char cell[64], line[512];
+	size_t i, p;
+
+	for (p = 0; p < npatterns; p++)
+		for (i = 0; i < narms; i++) {
+			const char *what = outcome(arms[i], names[p], cell, sizeof(cell));
+
+			if (!strcmp(what, "clean") || !strcmp(what, "-"))
+				continue;
+			fprintf(out, "    %s on %s: %s", names[p], arms[i], what);
+			if (first_complaint(arms[i], names[p], line, sizeof(line)))
+				fprintf(out, "; failure point %g: %s", draw_of(arms[i], "fail_first_point",
+									   names[p]), line);
+			if (strstr(what, "leak"))
+				fprintf(out, "; kmemleak: %g object(s), %g bytes",
+					draw_of(arms[i], "fail_leaked_objects", names[p]),
+					draw_of(arms[i], "fail_leaked_bytes", names[p]));
+			if (strstr(what, "left"))
+				fprintf(out, "; left: %g sysfs, %g majors, %+g kset refs",
+					draw_of(arms[i], "fail_sysfs_left", names[p]),
+					draw_of(arms[i], "fail_majors_left", names[p]),
+					draw_of(arms[i], "fail_kset_refs_left", names[p]));
+			fputc('\n', out);
+		}
+}
+
+static void write_section(FILE *out)
+{
+	const char **arms, **bases, **names;
+	size_t narms, nbases, npatterns = run_patterns(&names);
+
+	narms = fault_arms(&arms, &bases, &nbases);
+	if (npatterns && narms) {
+		fprintf(out, "Cleanup after a failed cdev_add(): each pattern's outcome over every\n"
+			     "failure point of its systematic group (clean, or crash, uaf, list, warn,\n"
+			     "leak, left: docs/errpaths.md), per base and variant, one fault boot each\n");
+		print_table(out, arms, narms, bases, nbases, names, npatterns);
+		fprintf(out, "  where it was not clean:\n");
+		print_evidence(out, arms, narms, names, npatterns);
+	}
+	free(arms);
+	free(bases);
+	while (npatterns--)
+		free((char *)names[npatterns]);
+	free(names);
+}
+
+void print_errpaths(int md)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = xmemstream(&text, &len);
+
+	write_section(f);
+	fclose(f);
+	if (len)
+		printf(md ? "## Cleanup after a failed cdev_add()\n\n```\n%s```\n\n" : "%s\n", text);
+	free(text);
+}
+
+/* compare.json's "errpaths": an object per (arm, pattern) the fault
+ * boots ran. */
+void print_errpaths_json(void)
+{
+	const char **arms, **bases, **names;
+	size_t narms, nbases, npatterns = run_patterns(&names), i, p;
+	char cell[64], var[64], line[512];
+	int first = 1;
+
+	narms = fault_arms(&arms, &bases, &nbases);
+	printf(",\"errpaths\":[");
+	for (p = 0; p < npatterns; p++)
+		for (i = 0; i < narms; i++, first = 0) {
+			printf("%s\n{\"pattern\":", first ? "" : ",");
+			put_string(names[p]);
+			put_member("arm", arms[i]);
+			put_member("variant", arm_variant(arms[i], var, sizeof(var)));
+			put_member("base", arm_base(arms[i]));
+			put_member("outcome", outcome(arms[i], names[p], cell, sizeof(cell)));
+			put_number_member("first_point", draw_of(arms[i], "fail_first_point",
+								 names[p]));
+			put_member("first_complaint",
+				   first_complaint(arms[i], names[p], line, sizeof(line)));
+			printf("}");
+		}
+	printf("\n]");
+	free(arms);
+	free(bases);
+	while (npatterns--)
+		free((char *)names[npatterns]);
+	free(names);
+}
+
+/* The in-tree callers of scripts/census.sh's TSV ("base file function
+ * pattern line", a header first). */
+struct caller {
+	char base[32], file[256], function[128], pattern[64];
+};
+
+static size_t read_census(const char *path, struct caller **out)
+{
+	struct caller *c = NULL;
+	char line[1024];
+	size_t n = 0, lineno = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		die("cannot read the census %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		if (!lineno++)
+			continue;
+		c = xrealloc(c, (n + 1) * sizeof(*c));
+		if (sscanf(line, "%31[^\t]\t%255[^\t]\t%127[^\t]\t%63[^\t\n]", c[n].base, c[n].file,
+			   c[n].function, c[n].pattern) != 4)
+			die("%s:%zu: not base, file, function, pattern", path, lineno);
+		n++;
+	}
+	fclose(f);
+	*out = c;
+	return n;
+}
+
+/* The arm of @variant on @base, or NULL. */
+static const char *arm_of(const char **arms, size_t narms, const char *variant, const char *base)
+{
+	char var[64];
+	size_t i;
+
+	for (i = 0; i < narms; i++)
+		if (!strcmp(arm_base(arms[i]), base) &&
+		    !strcmp(arm_variant(arms[i], var, sizeof(var)), variant))
+			return arms[i];
+	return NULL;
+}
+
+/* Per base: the callers per pattern, and those whose pattern is not clean
+ * on the baseline's kernel, with the outcome. */
+static void print_census(const struct caller *c, size_t ncallers, const char **arms, size_t narms,
+			 const char **bases, size_t nbases, const char *baseline)
+{
+	char cell[64];
+	size_t b, i, k, total;
+
+	printf("\nIn-tree callers of cdev_add() and cdev_device_add() by cleanup pattern\n"
+	       "(scripts/census.sh, Coccinelle), with the pattern's outcome on %s:\n", baseline);
+	for (b = 0; b < nbases; b++) {
+		const char *arm = arm_of(arms, narms, baseline, bases[b]);
+
+		for (i = total = 0; i < ncallers; i++)
+			total += !strcmp(c[i].base, bases[b]);
+		printf("  on %s: %zu callers\n", bases[b], total);
+		for (i = 0; i < ncallers; i++) {
+			for (k = 0; k < i && (strcmp(c[k].base, c[i].base) ||
+					     strcmp(c[k].pattern, c[i].pattern)); k++)
+				;
+			if (k < i || strcmp(c[i].base, bases[b]))
+				continue;
+			for (k = i, total = 0; k < ncallers; k++)
+				total += !strcmp(c[k].base, bases[b]) &&
+					 !strcmp(c[k].pattern, c[i].pattern);
+			printf("    %-18s %4zu  %s\n", c[i].pattern, total,
+			       arm ? outcome(arm, c[i].pattern, cell, sizeof(cell)) : "-");
+		}
+	}
+	printf("\nCallers whose cleanup is not clean on %s:\n", baseline);
+	for (i = 0; i < ncallers; i++) {
+		const char *arm = arm_of(arms, narms, baseline, c[i].base);
+		const char *what = arm ? outcome(arm, c[i].pattern, cell, sizeof(cell)) : "-";
+
+		if (strcmp(what, "clean") && strcmp(what, "-"))
+			printf("  %s %s:%s() %s: %s\n", c[i].base, c[i].file, c[i].function,
+			       c[i].pattern, what);
+	}
+}
+
+/* The answer in words, per base: which cleanups came out clean at every
+ * failure point on the baseline, which did not and how, what the
+ * variants change, and how many callers to fix. */
+static void print_answer(const struct caller *c, size_t ncallers, const char **arms, size_t narms,
+			 const char **bases, size_t nbases, const char **names, size_t npatterns,
+			 const char *baseline)
+{
+	char cell[64], other[64], var[64];
+	struct paragraph para;
+	size_t b, i, p, k;
+
+	printf("\nThe answer, per base (one fault boot per kernel, every failure point\n"
+	       "inside cdev_add() failed in turn by fail_nth):\n");
+	for (b = 0; b < nbases; b++) {
+		const char *arm = arm_of(arms, narms, baseline, bases[b]);
+		FILE *f;
+		int any;
+
+		if (!arm)
+			continue;
+		f = paragraph_begin(&para, stdout, 76, "- ", "  ");
+		fprintf(f, "On %s (%s), after cdev_add() fails, these leave nothing behind:", bases[b],
+			baseline);
+		for (p = 0, any = 0; p < npatterns; p++)
+			if (!strcmp(outcome(arm, names[p], cell, sizeof(cell)), "clean"))
+				fprintf(f, "%s %s", any++ ? ";" : "", pattern_words(names[p]));
+		fprintf(f, "%s. These do not:", any ? "" : " none");
+		for (p = 0, any = 0; p < npatterns; p++) {
+			const char *what = outcome(arm, names[p], cell, sizeof(cell));
+
+			if (strcmp(what, "clean") && strcmp(what, "-"))
+				fprintf(f, "%s %s (%s)", any++ ? ";" : "", pattern_words(names[p]), what);
+		}
+		fprintf(f, "%s.", any ? "" : " none");
+		for (i = 0; i < narms; i++) {
+			if (arms[i] == arm || strcmp(arm_base(arms[i]), bases[b]))
+				continue;
+			for (p = 0, any = 0; p < npatterns; p++) {
+				outcome(arm, names[p], cell, sizeof(cell));
+				outcome(arms[i], names[p], other, sizeof(other));
+				if (!strcmp(cell, other))
+					continue;
+				if (!any++)
+					fprintf(f, " Under %s:", arm_variant(arms[i], var, sizeof(var)));
+				else
+					fputc(',', f);
+				fprintf(f, " %s %s -> %s", names[p], cell, other);
+			}
+			if (any)
+				fputc('.', f);
+		}
+		if (ncallers) {
+			size_t fix = 0, all = 0;
+
+			for (k = 0; k < ncallers; k++) {
+				const char *what;
+
+				if (strcmp(c[k].base, bases[b]))
+					continue;
+				all++;
+				what = outcome(arm, c[k].pattern, cell, sizeof(cell));
+				fix += strcmp(what, "clean") && strcmp(what, "-");
+			}
+			fprintf(f, " Of the %zu in-tree callers, %zu use a cleanup that is not clean here"
+				   " (listed above).", all, fix);
+		}
+		paragraph_end(&para);
+	}
+}
+
+/* --format errpaths: the table, the census joined with it, the answer. */
+void print_errpaths_answer(void)
+{
+	const char **arms, **bases, **names;
+	size_t narms, nbases, npatterns = run_patterns(&names), ncallers = 0;
+	struct caller *callers = NULL;
+	char var[64];
+
+	narms = fault_arms(&arms, &bases, &nbases);
+	if (!npatterns || !narms)
+		die("no systematic fault groups in these rows: no fault boot ran");
+	write_section(stdout);
+	if (opt.census)
+		ncallers = read_census(opt.census, &callers);
+	arm_variant(opt.baseline, var, sizeof(var));
+	if (ncallers)
+		print_census(callers, ncallers, arms, narms, bases, nbases, var);
+	print_answer(callers, ncallers, arms, narms, bases, nbases, names, npatterns, var);
+	free(callers);
+	free(arms);
+	free(bases);
+	while (npatterns--)
+		free((char *)names[npatterns]);
+	free(names);
+}
