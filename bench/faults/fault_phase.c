@@ -7,19 +7,29 @@
  *
  * For every flavour of bench/module/cdev_faults.c, one group in the
  * systematic mode (the k-th allocation of one registration fails, for
- * every k) and one per failslab probability of the sweep (SWEEP_COUNT
- * registrations, only that group's process's allocations failing).  Each
- * group runs its command in a process of its own; around it the slab
- * counters, the entries under /sys/cdev and the cdev_faults devices in
- * /sys/devices, and the char majors in /proc/devices are read before and
- * after.  After the last group kmemleak scans (objects must be MIN_AGE_S
- * old before it reports them), and a suspect counts as a leak of the group
- * whose process allocated it when its backtrace runs through cdev_faults,
- * so objects that other code leaked meanwhile are not blamed on the
- * registration paths.
+ * every k), and for the five swept flavours one per failslab probability
+ * of the sweep (SWEEP_COUNT registrations, only that group's process's
+ * allocations failing).  Each group runs its command in a process of its
+ * own; around it the slab counters, the entries under /sys/cdev and the
+ * cdev_faults devices in /sys/devices, and the char majors in
+ * /proc/devices are read before and after.  After the last group kmemleak
+ * scans (objects must be MIN_AGE_S old before it reports them), and a
+ * suspect counts as a leak of the group whose process allocated it when
+ * its backtrace runs through cdev_faults, so objects that other code
+ * leaked meanwhile are not blamed on the registration paths.
  *
- * Rows (bench/lib/results.h) go to stdout, param "flavour=F" (systematic)
- * or "flavour=F,prob=P" (sweep):
+ * The kernel log carries each group's window, which the host splits
+ * serial.log by: "cdevbench-fault: start <param>" before the group and
+ * "cdevbench-fault: end <param>" after it, <param> the rows' param
+ * unquoted, at KERN_WARNING (the console prints below level 7).  Before
+ * the end line the kmalloc slab caches are validated, so that slub_debug's
+ * poison and red zones report a use after free or an overrun of the group
+ * inside its window (and once before the first group, so that older
+ * damage is not charged to it).
+ *
+ * Rows (bench/lib/results.h) go to stdout as each group ends, so that a
+ * crash in a later group keeps them; kmemleak's two after the final scan.
+ * Param "flavour=F" (systematic) or "flavour=F,prob=P" (sweep):
  *   fail_points          failure points inside one registration (systematic)
  *   fail_handled         injected failures that returned an error
  *   fail_tolerated       injected failures the registration survived
@@ -50,18 +60,50 @@
 #define FAULTS		"/sys/kernel/debug/cdev_faults"
 #define FAILSLAB	"/sys/kernel/debug/failslab"
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
+#define SLABS		"/sys/kernel/slab"
 #define SWEEP_COUNT	200
 #define MIN_AGE_S	6	/* kmemleak reports objects older than 5 s */
+#define MAX_VALIDATE	256	/* kmalloc caches: 13 sizes of each kind, 3 kinds
+				 * (up to 18 with 6.12's random caches) */
 
-static const char *const flavours[] = {
-	"cdev_init", "cdev_init_noput", "cdev_del_on_fail", "cdev_alloc",
-	"cdev_device_add",
+/*
+ * In the order they run: the five swept first, then the others, those
+ * likeliest to corrupt memory on some base last, so that a crash loses
+ * least.  Only the five are swept: the others are known to go wrong on
+ * some base, and a sweep would repeat one damage SWEEP_COUNT times.
+ */
+static const struct {
+	const char *name;
+	bool swept;
+} flavours[] = {
+	{ "embed_put", true },
+	{ "embed_none", true },
+	{ "embed_del", true },
+	{ "alloc_put", true },
+	{ "device_put", true },
+	{ "alloc_none", false },
+	{ "alloc_kfree", false },
+	{ "alloc_name_put", false },
+	{ "alloc_name_kfree", false },
+	{ "embed_name_put", false },
+	{ "embed_name_none", false },
+	{ "embed_name_del", false },
+	{ "embed_parent_none", false },
+	{ "alloc_del", false },
+	{ "alloc_name_del", false },
+	{ "device_del_put", false },
+	{ "embed_parent_put", false },
+	{ "embed_parent_del", false },
 };
+#define NFLAVOURS (sizeof(flavours) / sizeof(flavours[0]))
 static const int sweep_percent[] = { 1, 10, 50 };
+#define NPERCENT (sizeof(sweep_percent) / sizeof(sweep_percent[0]))
 
 static const char *variant, *boot;
 static FILE *kmemleak_log;
 static int ctl_fd, kmemleak_fd, probability_fd;
+static int validate_fd[MAX_VALIDATE];
+static size_t nvalidate;
 
 static void die(const char *what)
 {
@@ -169,7 +211,94 @@ static bool kset_refs(long refs[2])
 	return found;
 }
 
-/* One group's figures, printed once the final kmemleak scan is in. */
+/* A param's text as the markers carry it: the rows' field, unquoted. */
+static const char *param_text(const struct param *param, char *buf, size_t size)
+{
+	size_t len;
+
+	param_csv(param, buf, size);
+	len = strlen(buf);
+	if (buf[0] == '"' && len >= 2) {
+		memmove(buf, buf + 1, len - 2);
+		buf[len - 2] = '\0';
+	}
+	return buf;
+}
+
+/*
+ * "cdevbench-fault: <what> <param>" into the kernel log, at KERN_WARNING
+ * (<4>, /dev/kmsg's default too): the console prints levels below
+ * console_loglevel, 7 in the rig's kernels (CONFIG_CONSOLE_LOGLEVEL_DEFAULT,
+ * and no quiet or loglevel= on the command line).  Opened per line:
+ * /dev/kmsg drops lines beyond 10 in 5 s per open file.
+ */
+static void kmsg(const char *what, const struct param *param)
+{
+	char line[256], text[128];
+	int fd = open_or_die("/dev/kmsg", O_WRONLY);
+	int len = snprintf(line, sizeof(line), "<4>cdevbench-fault: %s %s\n", what,
+			   param_text(param, text, sizeof(text)));
+
+	if (len < 0 || (size_t)len >= sizeof(line) || write(fd, line, len) != len)
+		die("/dev/kmsg");
+	close(fd);
+}
+
+/*
+ * The kmalloc caches' validate files, opened once like the other files the
+ * readings use: kmalloc-<size>, -rcl-, -cg- (6.1, 6.12) and -rnd-NN-
+ * (6.12 with CONFIG_RANDOM_KMALLOC_CACHES); slab_nomerge makes each a
+ * directory of its own.
+ */
+static void open_validate(void)
+{
+	DIR *d = opendir(SLABS);
+	struct dirent *e;
+	char path[512];
+	int fd;
+
+	if (!d) {
+		fprintf(stderr, "fault_phase: no %s: slabs not validated\n", SLABS);
+		return;
+	}
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "kmalloc-", strlen("kmalloc-")))
+			continue;
+		if (nvalidate == MAX_VALIDATE) {
+			fprintf(stderr, "fault_phase: more than %d kmalloc caches: %s and later not validated\n",
+				MAX_VALIDATE, e->d_name);
+			break;
+		}
+		snprintf(path, sizeof(path), SLABS "/%s/validate", e->d_name);
+		fd = open(path, O_WRONLY);
+		if (fd >= 0)
+			validate_fd[nvalidate++] = fd;
+	}
+	closedir(d);
+}
+
+/*
+ * Check the kmalloc caches' objects (the kernel logs what it finds, then
+ * repairs it): with slub_debug's poison, red zones and sanity checks
+ * (scripts/phases.def), a write to a freed object or past an object since
+ * the last call is reported now, inside the window of the group that did
+ * it.  SLUB walks the partial slabs, where every free object is (full
+ * ones only with U, user tracking, which the fault boots leave off).  A
+ * cache without those flags refuses (EINVAL): said once.
+ */
+static void validate_slabs(void)
+{
+	static bool warned;
+	size_t i;
+
+	for (i = 0; i < nvalidate; i++)
+		if (write_fd(validate_fd[i], "1") && !warned) {
+			fprintf(stderr, "fault_phase: kmalloc caches not validated (%m): no slub_debug=FZP?\n");
+			warned = true;
+		}
+}
+
+/* One group's figures: its leaks filled in by the final kmemleak scan. */
 struct group {
 	struct param param;
 	int sweep;
@@ -181,8 +310,7 @@ struct group {
 	long leaked_bytes, leaked_objects;
 };
 
-#define NGROUPS (sizeof(flavours) / sizeof(flavours[0]) * \
-		 (1 + sizeof(sweep_percent) / sizeof(sweep_percent[0])))
+#define NGROUPS (NFLAVOURS * (1 + NPERCENT))	/* at most */
 static struct group groups[NGROUPS];
 static size_t ngroups;
 
@@ -232,6 +360,31 @@ static void scan_leaks(void)
 static void row(const char *metric, const struct param *param, long value, const char *unit)
 {
 	results_row(stdout, variant, boot, metric, param, 0, (double)value, 0, unit);
+}
+
+static void print_group(const struct group *g)
+{
+	if (g->sweep) {
+		row("fail_registered", &g->param, g->registered, "count");
+		row("fail_handled", &g->param, g->handled, "count");
+		row("fail_setup_failed", &g->param, g->setup, "count");
+	} else {
+		row("fail_points", &g->param, g->points, "count");
+		row("fail_handled", &g->param, g->handled, "count");
+		row("fail_tolerated", &g->param, g->tolerated, "count");
+	}
+	row("fail_slab_delta_bytes", &g->param, g->slab_delta, "bytes");
+	row("fail_sysfs_left", &g->param, g->sysfs_left, "count");
+	row("fail_majors_left", &g->param, g->majors_left, "count");
+	if (g->has_ksets)
+		row("fail_kset_refs_left", &g->param, g->kset_refs_left, "count");
+}
+
+/* kmemleak's rows of a group, after the final scan. */
+static void print_leaks(const struct group *g)
+{
+	row("fail_leaked_bytes", &g->param, g->leaked_bytes, "bytes");
+	row("fail_leaked_objects", &g->param, g->leaked_objects, "count");
 }
 
 /*
@@ -286,6 +439,7 @@ static void run_group(const char *flavour, int percent)
 	if (percent)
 		param_set(&g->param, PARAM_prob, "%d", percent);
 	g->sweep = percent;
+	kmsg("start", &g->param);
 	if (slab_read_settled(&before))
 		die("before the group");
 	sysfs_before = sysfs_entries();
@@ -318,26 +472,12 @@ static void run_group(const char *flavour, int percent)
 		fprintf(stderr, "fault_phase: %s: references on /sys/cdev %ld -> %ld, on /sys/cdev/major %ld -> %ld\n",
 			param_csv(&g->param, param, sizeof(param)), ksets_before[0], ksets_after[0], ksets_before[1], ksets_after[1]);
 	}
-}
-
-static void print_group(const struct group *g)
-{
-	if (g->sweep) {
-		row("fail_registered", &g->param, g->registered, "count");
-		row("fail_handled", &g->param, g->handled, "count");
-		row("fail_setup_failed", &g->param, g->setup, "count");
-	} else {
-		row("fail_points", &g->param, g->points, "count");
-		row("fail_handled", &g->param, g->handled, "count");
-		row("fail_tolerated", &g->param, g->tolerated, "count");
-	}
-	row("fail_leaked_bytes", &g->param, g->leaked_bytes, "bytes");
-	row("fail_leaked_objects", &g->param, g->leaked_objects, "count");
-	row("fail_slab_delta_bytes", &g->param, g->slab_delta, "bytes");
-	row("fail_sysfs_left", &g->param, g->sysfs_left, "count");
-	row("fail_majors_left", &g->param, g->majors_left, "count");
-	if (g->has_ksets)
-		row("fail_kset_refs_left", &g->param, g->kset_refs_left, "count");
+	validate_slabs();
+	kmsg("end", &g->param);
+	/* Out now: the results export is written through (no cache). */
+	print_group(g);
+	if (fflush(stdout))
+		die("stdout");
 }
 
 int main(int argc, char **argv)
@@ -370,18 +510,21 @@ int main(int argc, char **argv)
 	probability_fd = open_or_die(FAILSLAB "/probability", O_WRONLY);
 	if (slab_open_counters())
 		die("slab counters");
+	open_validate();
 
 	/* Suspects from before the phase (boot, module load) are not ours. */
 	if (write_fd(kmemleak_fd, "scan") || write_fd(kmemleak_fd, "clear"))
 		die("kmemleak clear");
-	for (f = 0; f < sizeof(flavours) / sizeof(flavours[0]); f++) {
-		run_group(flavours[f], 0);
-		for (p = 0; p < sizeof(sweep_percent) / sizeof(sweep_percent[0]); p++)
-			run_group(flavours[f], sweep_percent[p]);
+	/* Damage from before the phase is reported here, before any window. */
+	validate_slabs();
+	for (f = 0; f < NFLAVOURS; f++) {
+		run_group(flavours[f].name, 0);
+		for (p = 0; flavours[f].swept && p < NPERCENT; p++)
+			run_group(flavours[f].name, sweep_percent[p]);
 	}
 	scan_leaks();
 	for (f = 0; f < ngroups; f++)
-		print_group(&groups[f]);
+		print_leaks(&groups[f]);
 	fclose(kmemleak_log);
 	return 0;
 }
