@@ -94,6 +94,14 @@ lines_matching() {
 	[ "$rc" -le 1 ] || fail "cannot read $2 (grep exit status $rc)"
 }
 
+# report_run_line REPORT: report.txt from the line that starts "run <id>,"
+# (the run's facts: mode, sweep, host, bases, sittings, seeds) to the next
+# blank line, on one line with spaces squeezed, wherever the first screen
+# puts it.
+report_run_line() {
+	awk '/^run [^ (]+, / { on = 1 } on && /^$/ { exit } on' "$1" | tr '\n' ' ' | tr -s ' '
+}
+
 # A CSV file with each quoted field's commas made ';' and its quotes
 # dropped (compare.csv's params such as "n=100,majors=10"), so that
 # awk -F, sees the columns.

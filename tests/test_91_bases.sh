@@ -30,9 +30,9 @@ for arm in stock:6.1 stock:6.12; do
 		fail "$arm's selftest did not pass: $(tail -3 "$run/$arm/boot-1/selftest.tap")"
 done
 report=$run/report/report.txt
-sed -n '2,8p' "$report" | tr '\n' ' ' | tr -s ' ' |
+report_run_line "$report" |
 	grep -q "bases 6.1.192 (linux-source-6.1 [^)]*), 6.12.[0-9]* (linux-source-6.12 " ||
-	fail "the report's first lines do not name both bases: $(head -4 "$report")"
+	fail "the report's run paragraph does not name both bases: $(report_run_line "$report")"
 tr '\n' ' ' < "$report" | tr -s ' ' |
 	grep -qE "stock:6.12 against stock:6.1: kernel 6.12.[0-9]+-stock, 0 patches, series [0-9a-f]+; on base 6.12, its config differs from the baseline's in [0-9]+ options both trees know" ||
 	fail "the report does not say how 6.12's config differs"

@@ -58,6 +58,6 @@ resumed_rows=$(grep '^stock,2,' "$run/$unit/samples.csv" || true)
 [ "$(grep '^stock,2,' "$run/samples.csv")" = "$resumed_rows" ] ||
 	fail "the run's rows of stock's boot 2 are not the resumed unit's ($(grep -c '^stock,2,' "$run/samples.csv") in the run, $(grep -c '^stock,2,' "$run/$unit/samples.csv") in the unit)"
 [ "$(grep '^stock,1,' "$run/samples.csv" | sha256sum)" = "$other_rows" ] || fail "the rows of $other changed"
-head -8 "$run/report/report.txt" | tr '\n' ' ' | grep -q "1 unit ran in that sitting ($unit)" ||
-	fail "the report does not name the sitting: $(head -8 "$run/report/report.txt")"
+report_run_line "$run/report/report.txt" | grep -qF "1 unit ran in that sitting ($unit)" ||
+	fail "the report does not name the sitting: $(report_run_line "$run/report/report.txt")"
 echo "resumed $unit of $(basename "$run"): attempt $((attempt + 1)), the report names the sitting"
