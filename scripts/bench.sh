@@ -419,7 +419,8 @@ local)
 			"$RIG_ROOT/scripts/unit.sh" "$run/$u" || true
 			continue
 		fi
-		if [ "$(phase_load "$(unit_phase "$run/$u")" && echo "$PHASE_MODE")" != icount ]; then
+		phase_load "$(unit_phase "$run/$u")"
+		if [ "$PHASE_MODE" != icount ]; then
 			alone+=("$u")
 			continue
 		fi

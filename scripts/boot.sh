@@ -37,8 +37,7 @@ trap 'rm -f "$initrd"' EXIT
 # write_suite_env); the RTC starts at one date and runs on the guest's
 # clock: nothing of the host's randomness or time reaches it.
 RTC_BASE=2026-01-01T00:00:00
-seed=$(sed -n 's/^SEED=//p' "$boot_dir/suite.env")
-[[ $seed =~ ^[0-9]+$ ]] || die "$boot_dir/suite.env gives no SEED, the boot's seed"
+seed=$(boot_seed "$boot_dir")
 
 case $PHASE_MODE in
 icount) accel=(-accel tcg -cpu max -icount 'shift=0,sleep=off') ;;

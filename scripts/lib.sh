@@ -664,6 +664,14 @@ calibration_free_benches() {
 # (SUITE_STEPS) are all the suite knows of it; a timing boot past
 # TRACED_BOOTS leaves out the traced pass.  A subshell: the caller's
 # phase_load stays as it was.
+# The seed of a boot whose suite.env is in DIR (write_suite_env's SEED).
+boot_seed() {	# boot_seed DIR
+	local seed
+	seed=$(sed -n 's/^SEED=//p' "$1/suite.env")
+	[[ $seed =~ ^[0-9]+$ ]] || die "$1/suite.env gives no SEED, the boot's seed"
+	echo "$seed"
+}
+
 write_suite_env() (
 	phase_load "$4"
 	steps=$PHASE_SUITE

@@ -44,7 +44,7 @@ executor=scripts/unit.sh
 phase_load "$UNIT_PHASE"
 unit_facts_json "$UNIT_KERNEL" "$PHASE_KERNEL" |
 	jq --arg host "$(hostname)" --arg executor "$executor" \
-		--argjson seed "$(sed -n 's/^SEED=//p' "$unit_dir/suite.env")" \
+		--argjson seed "$(boot_seed "$unit_dir")" \
 		--arg started "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --argjson attempt "${UNIT_ATTEMPT:-1}" \
 		--arg sitting "${UNIT_SITTING:-}" '. + $ARGS.named | if .sitting == "" then del(.sitting) else . end' \
 		> "$unit_dir/ran.json"

@@ -94,7 +94,7 @@ echo "fake boot of $1" > "$dir/serial.log"
 {
 	"$BUILD_DIR/bin/rows" header
 	if [ "$phase" = fault ]; then
-		echo "fail_handled flavour=cdev_add 0 3 count"
+		echo "fail_handled flavour=embed_put 0 3 count"
 	elif [ "$phase" = pmu ] || [ "$phase" = share ]; then
 		# the plugin's boots: the calibration where the plan asks for it
 		benches=$(. "$dir/suite.env" && echo "$BENCHES")

@@ -15,14 +15,14 @@ cat > "$tmp/bin/qemu-system-x86_64" <<'QEMU'
 printf '%s\n' "$@" > "$QEMU_ARGS"
 QEMU
 chmod +x "$tmp/bin/qemu-system-x86_64"
-# A file that the fault kernel's slub_debug=A;-,kmemleak_* would match as
+# A file that the fault kernel's slub_debug=FZPA;-,kmemleak_* would match as
 # a glob in the current folder.
-touch "$tmp/cwd/slub_debug=A;-,kmemleak_x"
+touch "$tmp/cwd/slub_debug=FZPA;-,kmemleak_x"
 (cd "$tmp/cwd" && env PATH="$tmp/bin:$PATH" QEMU_ARGS="$tmp/args" BUILD_DIR="$tmp/build" \
 	MODE=icount "$RIG_ROOT/scripts/boot.sh" stock "$tmp/boot" fault) > /dev/null 2>&1 || true
 [ -s "$tmp/args" ] || fail "boot.sh did not start QEMU"
 append=$(grep -A1 -x -- -append "$tmp/args" | tail -1)
-grep -q ' slub_debug=A;-,kmemleak_\*$' <<< "$append" ||
+grep -q ' slub_debug=FZPA;-,kmemleak_\*$' <<< "$append" ||
 	fail "the fault kernel's command line was changed on its way to QEMU: $append"
 grep -q " rdinit=$RIG_ROOT/guest-init/init cdevbench_guest=1 " <<< "$append" ||
 	fail "the command line lacks the guest init and its marker: $append"
