@@ -26,13 +26,13 @@
 #   make kernels     * every variant's kernels (VARIANTS=): ~17 min from
 #                    no ccache, seconds once built
 #   make deps        the Debian packages: checked; as root, installed
-#                    (TIER=check: the 21 the host tests use, of 32)
+#                    (TIER=check: the 22 the host tests use, of 33)
 #   make progs       the guest's programs; make tools, the host's (compare,
 #                    the plugin): seconds
 #   make clean       remove the built kernels, modules and programs: 1 s
 # * runs make deps first: as root, apt-get installs the packages missing
-#   (32: QEMU, bpftrace, Slurm, the kernel build's tools; make check's
-#   21: the compiler, jq, gnuplot, shellcheck, the kernel tarballs, ...).
+#   (33: QEMU, bpftrace, Slurm, the kernel build's tools; make check's
+#   22: the compiler, jq, gnuplot, shellcheck, the kernel tarballs, ...).
 # Settings (make VAR=value): every name declared in scripts/settings.def,
 # with its default, check and meaning there and in docs/settings.md.
 

@@ -24,6 +24,7 @@ check_packages=(
 	procps			# the host tests wait for processes (pgrep)
 	git patch		# make variant: mbox splitting, git ranges, work trees, the apply check
 	ccache flex bison	# kernel.sh up to Kconfig, which test_20 runs on 6.1's tree
+	coccinelle		# spatch: the driver census (scripts/census.sh), which test_26 runs
 )
 kernel_packages=(
 	qemu-system-x86		# boots the variants

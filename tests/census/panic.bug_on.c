@@ -1,0 +1,8 @@
+/* a failed add BUG()s */
+static struct cdev x_cdev;
+
+static void x_setup(dev_t dev)
+{
+	cdev_init(&x_cdev, &x_fops);
+	BUG_ON(cdev_add(&x_cdev, dev, 1));
+}
