@@ -65,7 +65,7 @@ done
 		tail -n +2 "$run/$arm/$PHASE_FOLDER-1/samples.csv" 2> /dev/null || true
 	done
 } > "$run/samples.csv"
-"$RIG_ROOT/scripts/census.sh" "${bases[@]}" > "$run/census.tsv"
+"$RIG_ROOT/scripts/census.sh" -o "$run/census.tsv" "${bases[@]}" > "$run/census-counts.txt"
 
 {
 	echo "cdevbench errpaths, $(date -u +%Y-%m-%dT%H:%M:%SZ), rig $(git -C "$RIG_ROOT" rev-parse --short HEAD)"

@@ -28,8 +28,11 @@ boot=${boot_dir##*-}
 
 # One line per group: param, then the counts of its window, the failure
 # point of its first complaint and that complaint; one "-" line for the
-# complaints outside every group.  A group that started and did not end
-# is where the boot stopped: it crashed (or hung) there.
+# complaints outside every group, but for those after a group damaged
+# memory or crashed (slab debugging reports a slab it disabled after the
+# damage, at the next use of it: the aftermath of a finding, charged to
+# none).  A group that started and did not end is where the boot
+# stopped: it crashed (or hung) there.
 windows=$(tr -d '\r' < "$boot_dir/serial.log" | awk -v complaint="$KERNEL_COMPLAINT" \
 	-v crash="$KERNEL_CRASH" -v memory="$KERNEL_MEMORY_ERROR" -v list="$KERNEL_LIST_ERROR" '
 	function text(line) { sub(/^\[ *[0-9.]+\] /, "", line); gsub(/\t/, " ", line); return line }
@@ -38,7 +41,9 @@ windows=$(tr -d '\r' < "$boot_dir/serial.log" | awk -v complaint="$KERNEL_COMPLA
 	/cdevbench-fault: end / { ended[group] = 1; group = "-"; point = 0; next }
 	/cdevbench-fault: point / { point = $NF; next }
 	$0 !~ complaint { next }
+	group == "-" && damaged { next }
 	{
+		if ($0 ~ crash || $0 ~ memory) damaged = 1
 		if ($0 ~ crash) crashed[group] = 1
 		else if ($0 ~ list) lists[group]++
 		else if ($0 ~ memory && $0 !~ /refcount_t/) memory_errors[group]++
