@@ -61,10 +61,25 @@ static double draw_of(const char *arm, const char *metric, const char *pattern)
 }
 
 /*
+ * Slab bytes that a group kept without kmemleak reporting them: a leak
+ * that a stale pointer hid from its scans (the phase reads the counters
+ * settled, and a clean group's delta is 0 boot after boot).  Not where
+ * the group damaged memory or crashed: slab debugging takes a damaged
+ * slab out of use, and the bytes it holds are the damage's.
+ */
+static int unseen_leak(const char *arm, const char *pattern)
+{
+	return draw_of(arm, "fail_slab_delta_bytes", pattern) > 0 &&
+	       !draw_of(arm, "fail_leaked_objects", pattern) &&
+	       !draw_of(arm, "fail_memory_errors", pattern) && !draw_of(arm, "fail_crashed", pattern);
+}
+
+/*
  * The outcome of @pattern on @arm in @buf: its findings, the worst first,
  * joined by '+' ("crash", "uaf" a use after free or double free that slab
  * debugging reported, "list" a corrupt list, "warn" a WARN or a
- * reference count's complaint, "leak" kmemleak's, "left" a sysfs entry,
+ * reference count's complaint, "leak" kmemleak's or slab bytes kept
+ * (unseen_leak), "left" a sysfs entry,
  * major or kset reference left behind), "clean", or "-" where the arm's
  * fault boot did not run it.
  */
@@ -92,7 +107,8 @@ static const char *outcome(const char *arm, const char *pattern, char *buf, size
 	}
 	buf[0] = '\0';
 	for (i = 0; i < sizeof(findings) / sizeof(findings[0]) && len < size; i++)
-		if (draw_of(arm, findings[i].metric, pattern) != 0 &&
+		if ((draw_of(arm, findings[i].metric, pattern) != 0 ||
+		     (!strcmp(findings[i].word, "leak") && unseen_leak(arm, pattern))) &&
 		    !strstr(buf, findings[i].word))
 			len += snprintf(buf + len, size - len, "%s%s", len ? "+" : "",
 					findings[i].word);
@@ -208,62 +224,100 @@ static void put_line(FILE *out, char *line)
 	fprintf(out, "%s\n", line);
 }
 
-/* One table per base: a row per pattern, a column per variant. */
+/* At most this many variants side by side, so that a line stays under 80
+ * columns. */
+#define TABLE_COLUMNS 4
+
+/* One table per base, and per TABLE_COLUMNS of its variants: a row per
+ * pattern, a column per variant. */
 static void print_table(FILE *out, const char **arms, size_t narms, const char **bases,
 			size_t nbases, const char **names, size_t npatterns)
 {
-	char cell[64], var[64], line[1024];
-	size_t b, i, p, len;
+	const char **cols = xmalloc((narms + 1) * sizeof(*cols));
+	char cell[64], var[64], line[256];
+	size_t b, i, p, c, from, ncols, len;
 
 	for (b = 0; b < nbases; b++) {
+		for (i = ncols = 0; i < narms; i++)
+			if (!strcmp(arm_base(arms[i]), bases[b]))
+				cols[ncols++] = arms[i];
 		fprintf(out, "  on %s:\n", bases[b]);
-		len = snprintf(line, sizeof(line), "    %-18s", "pattern");
-		for (i = 0; i < narms; i++)
-			if (!strcmp(arm_base(arms[i]), bases[b]) && len < sizeof(line))
+		for (from = 0; from < ncols; from += TABLE_COLUMNS) {
+			len = snprintf(line, sizeof(line), "    %-18s", "pattern");
+			for (c = from; c < ncols && c < from + TABLE_COLUMNS; c++)
 				len += snprintf(line + len, sizeof(line) - len, " %-11.11s",
-						arm_variant(arms[i], var, sizeof(var)));
-		put_line(out, line);
-		for (p = 0; p < npatterns; p++) {
-			len = snprintf(line, sizeof(line), "    %-18s", names[p]);
-			for (i = 0; i < narms; i++)
-				if (!strcmp(arm_base(arms[i]), bases[b]) && len < sizeof(line))
-					len += snprintf(line + len, sizeof(line) - len, " %-11s",
-							outcome(arms[i], names[p], cell, sizeof(cell)));
+						arm_variant(cols[c], var, sizeof(var)));
 			put_line(out, line);
+			for (p = 0; p < npatterns; p++) {
+				len = snprintf(line, sizeof(line), "    %-18s", names[p]);
+				for (c = from; c < ncols && c < from + TABLE_COLUMNS; c++)
+					len += snprintf(line + len, sizeof(line) - len, " %-11s",
+							outcome(cols[c], names[p], cell,
+								sizeof(cell)));
+				put_line(out, line);
+			}
 		}
 	}
+	free(cols);
 }
 
-/* What was found where, one line each: the failure point (the k-th
- * allocation of cdev_add() that failed) of the first complaint, and the
- * kernel's first line, or kmemleak's and the counters' figures. */
+/* What (arm, pattern) showed, but its name: the outcome, the failure point
+ * (the k-th allocation of the registration that failed) of the first
+ * complaint and the kernel's first line, or kmemleak's and the counters'
+ * figures; "" where it was clean or did not run. */
+static const char *evidence(const char *arm, const char *pattern, char *buf, size_t size)
+{
+	char cell[64], line[512];
+	const char *what = outcome(arm, pattern, cell, sizeof(cell));
+	size_t len;
+
+	buf[0] = '\0';
+	if (!strcmp(what, "clean") || !strcmp(what, "-"))
+		return buf;
+	len = snprintf(buf, size, "%s", what);
+	if (first_complaint(arm, pattern, line, sizeof(line)) && len < size)
+		len += snprintf(buf + len, size - len, "; failure point %g: %s",
+				draw_of(arm, "fail_first_point", pattern), line);
+	if (strstr(what, "leak") && len < size)
+		len += snprintf(buf + len, size - len, "; kmemleak: %g object(s), %g bytes; slab %+g bytes",
+				draw_of(arm, "fail_leaked_objects", pattern),
+				draw_of(arm, "fail_leaked_bytes", pattern),
+				draw_of(arm, "fail_slab_delta_bytes", pattern));
+	if (strstr(what, "left") && len < size)
+		snprintf(buf + len, size - len, "; left: %g sysfs, %g majors, %+g kset refs",
+			 draw_of(arm, "fail_sysfs_left", pattern),
+			 draw_of(arm, "fail_majors_left", pattern),
+			 draw_of(arm, "fail_kset_refs_left", pattern));
+	return buf;
+}
+
+/* What was found where, a paragraph per pattern and evidence, naming the
+ * arms that showed the same. */
 static void print_evidence(FILE *out, const char **arms, size_t narms, const char **names,
 			   size_t npatterns)
 {
-	char cell[64], line[512];
-	size_t i, p;
+	char *seen = xmalloc(narms), this[1024], other[1024];
+	struct paragraph para;
+	size_t i, k, p;
+	FILE *f;
 
-	for (p = 0; p < npatterns; p++)
+	for (p = 0; p < npatterns; p++) {
+		memset(seen, 0, narms);
 		for (i = 0; i < narms; i++) {
-			const char *what = outcome(arms[i], names[p], cell, sizeof(cell));
-
-			if (!strcmp(what, "clean") || !strcmp(what, "-"))
+			if (seen[i] || !*evidence(arms[i], names[p], this, sizeof(this)))
 				continue;
-			fprintf(out, "    %s on %s: %s", names[p], arms[i], what);
-			if (first_complaint(arms[i], names[p], line, sizeof(line)))
-				fprintf(out, "; failure point %g: %s", draw_of(arms[i], "fail_first_point",
-									   names[p]), line);
-			if (strstr(what, "leak"))
-				fprintf(out, "; kmemleak: %g object(s), %g bytes",
-					draw_of(arms[i], "fail_leaked_objects", names[p]),
-					draw_of(arms[i], "fail_leaked_bytes", names[p]));
-			if (strstr(what, "left"))
-				fprintf(out, "; left: %g sysfs, %g majors, %+g kset refs",
-					draw_of(arms[i], "fail_sysfs_left", names[p]),
-					draw_of(arms[i], "fail_majors_left", names[p]),
-					draw_of(arms[i], "fail_kset_refs_left", names[p]));
-			fputc('\n', out);
+			f = paragraph_begin(&para, out, 78, "    ", "      ");
+			fprintf(f, "%s on %s", names[p], arms[i]);
+			for (k = i + 1; k < narms; k++)
+				if (!strcmp(evidence(arms[k], names[p], other, sizeof(other)), this)) {
+					seen[k] = 1;
+					fprintf(f, ", %s", arms[k]);
+				}
+			fprintf(f, ": %s", this);
+			paragraph_end(&para);
 		}
+	}
+	free(seen);
 }
 
 static void write_section(FILE *out)

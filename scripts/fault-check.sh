@@ -35,7 +35,10 @@ boot=${boot_dir##*-}
 # stopped: it crashed (or hung) there.
 windows=$(tr -d '\r' < "$boot_dir/serial.log" | awk -v complaint="$KERNEL_COMPLAINT" \
 	-v crash="$KERNEL_CRASH" -v memory="$KERNEL_MEMORY_ERROR" -v list="$KERNEL_LIST_ERROR" '
-	function text(line) { sub(/^\[ *[0-9.]+\] /, "", line); gsub(/\t/, " ", line); return line }
+	function text(line) {	# without its time stamp and the kernel'"'"'s taint flags
+		sub(/^\[ *[0-9.]+\] /, "", line); sub(/ \((Not tainted|Tainted: [^)]*)\)/, "", line)
+		gsub(/\t/, " ", line); return line
+	}
 	/cdevbench-fault: start / { group = $0; sub(/.*cdevbench-fault: start /, "", group)
 		order[++n] = group; point = 0; next }
 	/cdevbench-fault: end / { ended[group] = 1; group = "-"; point = 0; next }
