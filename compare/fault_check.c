@@ -26,14 +26,15 @@ void print_fault_problems(void)
 						    "device_put" };
 	static const char *const must_be_zero[] = {
 		"fail_leaked_bytes", "fail_sysfs_left", "fail_majors_left", "fail_kset_refs_left",
-		"fail_warn_lines", "fail_memory_errors", "fail_list_errors",
+		"fail_warn_lines", "fail_memory_errors",
 	};
 	char flav[64];
 	size_t i, k;
 
 	for (i = 0; i < in->ngroups; i++) {
 		const struct group *g = &in->groups[i];
-		int checked = !strcmp(g->metric, "fail_crashed"), api = 0;
+		int checked = !strcmp(g->metric, "fail_crashed") ||
+			      !strcmp(g->metric, "fail_aborted"), api = 0;
 
 		param_value(g->param, "flavour", flav, sizeof(flav));
 		for (k = 0; k < sizeof(api_flavours) / sizeof(api_flavours[0]); k++)

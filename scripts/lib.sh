@@ -619,19 +619,18 @@ run_flavours() {
 # saturation message, which says what went wrong before its WARNING
 # does; "Kernel panic" a panic, whatever caused it.
 # shellcheck disable=SC2034 # for the scripts that source this file
-KERNEL_COMPLAINT='Kernel panic|BUG: |BUG [^ ]+ \(|Oops|WARNING: |general protection|refcount_t'
+KERNEL_COMPLAINT='Kernel panic|BUG: |BUG [^ ]+ \(|kernel BUG at|Oops|WARNING: |general protection|refcount_t'
 # Which of those say what, for fault-check.sh's outcome of a group: the
-# kernel stopped (a panic, an oops, a bad pointer, BUG()); slab debugging
-# or KASAN found memory used after its free, freed twice or overrun
-# (refcount_t's "use-after-free" is a reference count's warning, not
-# this); a list's pointers were corrupt (DEBUG_LIST).  Every other
-# complaint is a warning.
+# kernel stopped (a panic, an oops, a bad pointer, BUG(), which 6.1
+# prints as "kernel BUG at" and "invalid opcode", no Oops); slab
+# debugging or KASAN found memory used after its free, freed twice or
+# overrun, or cdev_faults found a driver's put_device() on a holder
+# already freed (refcount_t's "use-after-free" is a reference count's
+# warning, not this).  Every other complaint is a warning.
 # shellcheck disable=SC2034
 KERNEL_CRASH='Kernel panic|Oops|general protection|BUG: unable to handle|kernel BUG at'
 # shellcheck disable=SC2034
-KERNEL_MEMORY_ERROR='BUG [^ ]+ \(|BUG: KASAN|BUG: KFENCE'
-# shellcheck disable=SC2034
-KERNEL_LIST_ERROR='list_(add|del) corruption'
+KERNEL_MEMORY_ERROR='BUG [^ ]+ \(|BUG: KASAN|BUG: KFENCE|cdevbench-fault: use after free'
 
 # The selftest's --known-failures options for a variant: stock's known
 # failures, which every variant inherits, and the variant's own.

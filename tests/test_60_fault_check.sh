@@ -83,7 +83,7 @@ cp "$boot/samples.csv" "$dir/samples.csv"
 table=$("$compare" --baseline "$arm" --format errpaths "$dir/samples.csv")
 grep -qE '^    alloc_none +warn\+leak *$' <<< "$table" || fail "alloc_none is not warn+leak: $table"
 grep -qE '^    embed_put +clean *$' <<< "$table" || fail "embed_put is not clean: $table"
-grep -qF "alloc_none on $arm: warn+leak; failure point 2: refcount_t: underflow; use-after-free.; kmemleak: 2 object(s), 192 bytes" <<< "$table" ||
+grep -qF "alloc_none on $arm: warn+leak; failure point 2: refcount_t: underflow; use-after-free.; kmemleak: 2 object(s), 192 bytes" <<< "$(tr '\n' ' ' <<< "$table" | tr -s ' ')" ||
 	fail "no evidence line of alloc_none: $table"
 grep -qF "these leave nothing behind: an embedded cdev, then kobject_put(). These do not: cdev_alloc(), then nothing (warn+leak)." <<< "$(tr '\n' ' ' <<< "$table" | tr -s ' ')" ||
 	fail "the answer does not say which cleanups are right: $table"
@@ -108,14 +108,33 @@ sed -i '1i WARNING: CPU: 0 PID: 80 at lib/kobject.c:620 kobject_put+0x40/0x50' "
 expect_fail "a warning outside the groups" "complained outside the groups: WARNING: CPU: 0" \
 	scripts/fault-check.sh "$boot"
 
-# A boot that stopped inside a group: that group crashed, the phase did
-# not finish.
+# cdev_faults' own line for a put_device() on a freed holder is a use
+# after free of its group.
+make_boot "[    2.250000] cdevbench-fault: use after free: alloc_none's put_device() on a holder its device's release already freed"
+scripts/fault-check.sh "$boot" || fail "alloc_none's use after free failed the boot"
+grep -q "^$arm,1,fail_memory_errors,flavour=alloc_none,0,1,count$" "$boot/samples.csv" ||
+	fail "cdev_faults' use after free line is not alloc_none's memory error"
+
+# A boot that stopped inside a group: that group crashed (though it never
+# wrote its rows), the phase did not finish.
 make_boot "[    2.250000] BUG: unable to handle page fault for address: 6b6b6b6b6b6b6b6b"
 sed -i '/end flavour=alloc_none/,$d' "$boot/serial.log"
+sed -i '/flavour=alloc_none/d' "$boot/samples.csv"
 rm "$boot/exit-status"
 expect_fail "a crash in alloc_none" "flavour=alloc_none fail_crashed=1" scripts/fault-check.sh "$boot"
 grep -qF "the fault phase did not finish" <<< "$(scripts/fault-check.sh "$boot" 2>&1 || true)" ||
 	fail "a phase without an exit status was not named as unfinished"
+cp "$boot/samples.csv" "$dir/samples.csv"
+grep -qE '^    alloc_none +crash$' <<< "$("$compare" --baseline "$arm" --format errpaths "$dir/samples.csv")" ||
+	fail "a crashed group is not 'crash' in the table"
+
+# A phase that gave up inside a group (its abort marker) is no crash.
+make_boot ""
+sed -i 's/cdevbench-fault: end flavour=alloc_none/cdevbench-fault: abort flavour=alloc_none/' "$boot/serial.log"
+echo 1 > "$boot/exit-status"
+expect_fail "an abort in alloc_none" "flavour=alloc_none fail_aborted=1" scripts/fault-check.sh "$boot"
+grep -q "^$arm,1,fail_crashed,flavour=alloc_none,0,0,count$" "$boot/samples.csv" ||
+	fail "an aborted group was taken for a crash"
 
 # A boot that wrote no rows is refused, not passed.
 make_boot ""

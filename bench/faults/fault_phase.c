@@ -105,10 +105,30 @@ static int ctl_fd, kmemleak_fd, probability_fd;
 static int validate_fd[MAX_VALIDATE];
 static size_t nvalidate;
 
+/* The group between its start and end markers, if any. */
+static const struct param *open_group;
+static void kmsg(const char *what, const struct param *param);
+
+/*
+ * The phase stops: where a group is open, "cdevbench-fault: abort
+ * <param>" tells the host's check that the phase gave up there, which
+ * it would otherwise take for a kernel that stopped (a start without an
+ * end).
+ */
+static void __attribute__((noreturn)) abort_phase(void)
+{
+	const struct param *g = open_group;
+
+	open_group = NULL;	/* kmsg() failing comes back here */
+	if (g)
+		kmsg("abort", g);
+	exit(1);
+}
+
 static void die(const char *what)
 {
 	perror(what);
-	exit(1);
+	abort_phase();
 }
 
 static int open_or_die(const char *path, int flags)
@@ -205,7 +225,7 @@ static bool kset_refs(long refs[2])
 
 	if (!found && strcmp(buf, "- -\n")) {
 		fprintf(stderr, "fault_phase: cannot parse ksets '%s'\n", buf);
-		exit(1);
+		abort_phase();
 	}
 	free(buf);
 	return found;
@@ -403,7 +423,7 @@ static pid_t run_command(const char *flavour, int percent)
 	if (pid) {
 		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 		    WEXITSTATUS(status))
-			exit(1);
+			abort_phase();
 		return pid;
 	}
 	if (percent) {
@@ -440,6 +460,7 @@ static void run_group(const char *flavour, int percent)
 		param_set(&g->param, PARAM_prob, "%d", percent);
 	g->sweep = percent;
 	kmsg("start", &g->param);
+	open_group = &g->param;
 	if (slab_read_settled(&before))
 		die("before the group");
 	sysfs_before = sysfs_entries();
@@ -452,7 +473,7 @@ static void run_group(const char *flavour, int percent)
 		   &g->points, &g->handled, &g->tolerated, &g->registered, &failed,
 		   &g->setup) != 6) {
 		fprintf(stderr, "fault_phase: cannot parse '%s'\n", result);
-		exit(1);
+		abort_phase();
 	}
 	free(result);
 	if (percent)
@@ -473,6 +494,7 @@ static void run_group(const char *flavour, int percent)
 			param_csv(&g->param, param, sizeof(param)), ksets_before[0], ksets_after[0], ksets_before[1], ksets_after[1]);
 	}
 	validate_slabs();
+	open_group = NULL;
 	kmsg("end", &g->param);
 	/* Out now: the results export is written through (no cache). */
 	print_group(g);

@@ -155,18 +155,35 @@ static const struct file_operations faults_fops = {
 	.owner = THIS_MODULE,
 };
 
+/*
+ * The holder its device's release freed since try_register() began, by
+ * address only: a cleanup that drops the device's last reference (a
+ * parent reference cdev_add() never took) frees the holder before the
+ * driver's own put_device().  free_holder() names that use after free at
+ * the failure point that led to it, and skips it, instead of leaving
+ * slab debugging to find the damage later, or not at all where the slab
+ * went back to the page allocator.
+ */
+static struct holder *released;
+
 static void holder_release(struct device *dev)
 {
-	kfree(container_of(dev, struct holder, dev));
+	released = container_of(dev, struct holder, dev);
+	kfree(released);
 }
 
 /* The driver's structure goes: its device's last reference, or kfree(). */
 static void free_holder(const struct flavour *fl, struct holder *h)
 {
-	if (fl->with & WITH_DEVICE)
-		put_device(&h->dev);
-	else
+	if (!(fl->with & WITH_DEVICE)) {
 		kfree(h);
+	} else if (released == h) {
+		pr_warn("cdevbench-fault: use after free: %s's put_device() on a holder its device's release already freed\n",
+			fl->name);
+	} else {
+		put_device(&h->dev);
+	}
+	released = NULL;
 }
 
 /*
@@ -181,6 +198,7 @@ static int try_register(const struct flavour *fl, unsigned int nth, bool *inject
 	struct holder *h;
 	int err;
 
+	released = NULL;
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
 	if (!h)
 		return SETUP_FAILED;
