@@ -355,8 +355,9 @@ static void write_section(FILE *out)
 	narms = fault_arms(&arms, &bases, &nbases);
 	if (npatterns && narms) {
 		fprintf(out, "Cleanup after a failed cdev_add(): each pattern's outcome over every\n"
-			     "failure point of its systematic group (clean, or crash, uaf, list, warn,\n"
-			     "leak, left: docs/errpaths.md), per base and variant, one fault boot each\n");
+			     "failure point of its systematic group (clean, or crash, abort, uaf, warn,\n"
+			     "leak, kept, left: docs/errpaths.md), per base and variant, one fault\n"
+			     "boot each\n");
 		print_table(out, arms, narms, bases, nbases, names, npatterns);
 		fprintf(out, "  where it was not clean:\n");
 		print_evidence(out, arms, narms, names, npatterns);
@@ -581,9 +582,9 @@ static void print_answer(const struct caller *c, size_t ncallers, const char **a
 				fix += strcmp(what, "clean") && strcmp(what, "-");
 				unjudged += !strcmp(what, "-");
 			}
-			fprintf(f, " Of the %zu in-tree callers, %zu use a cleanup that is not clean here"
-				   " and %zu one the census could not match to a pattern the phase runs"
-				   " (both listed above).", all, fix, unjudged);
+			fprintf(f, " In-tree callers: %zu; with a cleanup that is not clean here: %zu;"
+				   " not matched to a pattern the phase runs: %zu (both listed above).",
+				all, fix, unjudged);
 		}
 		paragraph_end(&para);
 	}

@@ -94,7 +94,7 @@ printf 'base\tfile\tfunction\tpattern\tline\n6.1\tdrivers/a.c\ta_probe\talloc_no
 table=$("$compare" --baseline "$arm" --format errpaths --census "$dir/census.tsv" "$dir/samples.csv")
 grep -qE '^  6\.1 drivers/a\.c:a_probe\(\) alloc_none: warn\+leak$' <<< "$table" ||
 	fail "the census does not name the caller to fix: $table"
-grep -qF "Of the 2 in-tree callers, 1 use a cleanup that is not clean here" <<< "$(tr '\n' ' ' <<< "$table" | tr -s ' ')" ||
+grep -qF "In-tree callers: 2; with a cleanup that is not clean here: 1;" <<< "$(tr '\n' ' ' <<< "$table" | tr -s ' ')" ||
 	fail "the answer does not count the callers to fix: $table"
 echo "the census joined with the outcomes"
 

@@ -60,8 +60,8 @@
  *   embed_name_put, embed_name_del, embed_name_none (comedi)
  *                      a named cdev: on 6.1 the name is the driver's to
  *                      free after a failed cdev_add(), which 6.12's frees
- *   embed_parent_put, embed_parent_del, embed_parent_none (dfl,
- *                      remoteproc, dax, hfi1 with a name as well)
+ *   embed_parent_put, embed_parent_del, embed_parent_none (dax,
+ *                      remoteproc, hfi1 with a name as well)
  *                      a cdev inside a structure its device owns.  Stock's
  *                      cdev_add() takes the parent reference only when it
  *                      succeeds while the cdev's release always drops one:
