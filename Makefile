@@ -16,7 +16,8 @@
 #   make race-check  * the selftest's races on several vCPUs, negative
 #                    controls required to fail: ~15 min for four variants
 #   make errpaths    * each cleanup after a failed cdev_add(), per base and
-#                    variant, and the drivers that use it: ~? min
+#                    variant, and the drivers that use it: ~4 min (fault
+#                    kernels built; 6.12's ~25 min more from stock's)
 #   make docs        the docs' tables of metrics and settings made again:
 #                    seconds
 #   make example     docs/example/ made again from a QUICK run (RUN=):
