@@ -76,11 +76,11 @@ grep -qx '    locks per cached open: lockref@dput 8 -> 9' <(block moved) ||
 # Each variant's line above the matrix says what got worse and better
 # (nothing headline, here) and gives its first change in kind, so that a
 # patch that takes a lock off a path says so where the matrix reads "=".
-tr -s '\n ' ' ' < "$tmp/screen.txt" |
-	grep -q 'onelock (race check FAIL): worse in none; better in none\. Memory per cdev: not measured\. Selftest passed\. Changed in kind: shared lines per cached open: 2 threads 13 -> 12; gone cdev_lock+0, and more below\.' ||
+grep -q 'onelock (race check FAIL): worse in none; better in none\. Memory per cdev: not measured\. Selftest passed\. Changed in kind: shared lines per cached open: 2 threads 13 -> 12; gone cdev_lock+0, and more below\.' \
+	<(tr -s '\n ' ' ' < "$tmp/screen.txt") ||
 	fail "onelock's line above the matrix lacks its verdicts or its first change in kind: $(head -12 "$tmp/screen.txt")"
-tr -s '\n ' ' ' < "$tmp/screen.txt" |
-	grep -q 'moved: worse in none; better in none\. .* Changed in kind: locks per cached open: lockref@dput 8 -> 9\.' ||
+grep -q 'moved: worse in none; better in none\. .* Changed in kind: locks per cached open: lockref@dput 8 -> 9\.' \
+	<(tr -s '\n ' ' ' < "$tmp/screen.txt") ||
 	fail "moved's line above the matrix lacks its change in kind"
 [ "$(grep -n '^onelock (race check FAIL): ' "$tmp/screen.txt" | cut -d: -f1)" -lt \
 	"$(grep -n '^Headline metrics against stock' "$tmp/screen.txt" | cut -d: -f1)" ] ||
@@ -88,9 +88,9 @@ tr -s '\n ' ' ' < "$tmp/screen.txt" |
 
 # the race check: its outcome in the correctness paragraph, the failed
 # variant marked in the matrix's legend, its block and its table
-tr '\n' ' ' < "$tmp/screen.txt" | grep -q 'onelock FAIL: BUG kmalloc-128 (Not tainted): Poison overwritten' ||
+grep -q 'onelock FAIL: BUG kmalloc-128 (Not tainted): Poison overwritten' <(tr '\n' ' ' < "$tmp/screen.txt") ||
 	fail "the correctness paragraph lacks onelock's race failure and its evidence"
-tr '\n' ' ' < "$tmp/screen.txt" | grep -q 'control onelock-nogp FAIL as it must' ||
+grep -q 'control onelock-nogp FAIL as it must' <(tr '\n' ' ' < "$tmp/screen.txt") ||
 	fail "the correctness paragraph lacks the control's expected failure"
 grep -q '\[1\] onelock (race check FAIL)' "$tmp/screen.txt" || fail "the matrix does not mark onelock"
 grep -q '^onelock (race check FAIL) against stock' "$tmp/report.txt" || fail "onelock's block is not marked"
@@ -103,7 +103,7 @@ grep -q '^### onelock (race check FAIL) against stock' "$tmp/report.md" || fail 
 # a control that passed: the check did not catch its planted bug
 race_json pass pass > "$tmp/race.json"
 $bin/compare "$tmp/samples.csv" > "$tmp/report.txt"
-tr '\n' ' ' < "$tmp/report.txt" | grep -q 'control onelock-nogp pass (it must fail' ||
+grep -q 'control onelock-nogp pass (it must fail' <(tr '\n' ' ' < "$tmp/report.txt") ||
 	fail "a control that passed the race check is not called out"
 ! grep -q '(race check FAIL)' "$tmp/report.txt" || fail "a passing variant is marked"
 
@@ -127,7 +127,7 @@ $bin/compare "$tmp/samples.csv" > "$tmp/report.txt"
 ! grep -q 'race check FAIL' "$tmp/report.txt" || fail "a run without race.json marks a variant"
 sed -i 's/"race": true/"race": false/' "$tmp/meta.json"
 $bin/compare "$tmp/samples.csv" > "$tmp/report.txt"
-tr '\n' ' ' < "$tmp/report.txt" | grep -q 'Race check: not run (RACE=1 runs it)' ||
+grep -q 'Race check: not run (RACE=1 runs it)' <(tr '\n' ' ' < "$tmp/report.txt") ||
 	fail "a run with RACE=0 does not say the race check was not run"
 $bin/compare --format json "$tmp/samples.csv" > "$tmp/compare.json"
 jq -e '.race == null' "$tmp/compare.json" > /dev/null || fail "compare.json has a race check the run did not run"
@@ -148,7 +148,7 @@ grep -qx '  moved            open_cached threads=2: 13.0 lines/op' "$tmp/report.
 grep -v transfers_per_op "$tmp/samples.csv" > "$tmp/multi.csv"
 sed -i 's/"pmu_interleave": "single"/"pmu_interleave": "multi"/' "$tmp/meta.json"
 $bin/compare "$tmp/multi.csv" > "$tmp/report.txt"
-tr '\n' ' ' < "$tmp/report.txt" | grep -q 'lockstep; no transfers (TCG thread=multi, whose callbacks do not order the accesses)' ||
+grep -q 'lockstep; no transfers (TCG thread=multi, whose callbacks do not order the accesses)' <(tr '\n' ' ' < "$tmp/report.txt") ||
 	fail "multi: the shared-lines section does not say why it has no transfers"
 ! grep -q 'transfers/op' "$tmp/report.txt" || fail "multi: a transfers figure in the report"
 echo "shared lines: transfers beside them round robin, none with thread=multi"
@@ -183,7 +183,9 @@ others=$(sed -n "s/^  and \([0-9]*\) other variants' in their blocks$/\1/p" "$tm
 [ "$shown" -ge 6 ] && [ "${others:-0}" -ge 1 ] && [ $((shown + others)) = 30 ] ||
 	fail "the first screen names $shown variants' first change in kind and counts ${others:-no} others, not 30: $(sed -n '/^Changed in kind/,/^Per variant/p' "$tmp/screen.txt")"
 # ... and each variant's line follows it, before the blocks
-sed -n '/^Per variant (below the first screen)$/,$p' "$tmp/report.txt" |
-	grep -q '^v30: worse in cdev_add_ns, open_cached_ns; better in none\. Most worse:$' ||
+# (grep -q reads sed's output in a process substitution: in a pipeline
+# it may exit before sed has written all, whose SIGPIPE pipefail reports)
+grep -q '^v30: worse in cdev_add_ns, open_cached_ns; better in none\. Most worse:$' \
+	<(sed -n '/^Per variant (below the first screen)$/,$p' "$tmp/report.txt") ||
 	fail "thirty variants: their lines do not follow the first screen"
 echo "thirty variants: $shown first changes in kind on the first screen, ${others:-0} counted, their lines and blocks below"
