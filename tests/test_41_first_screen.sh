@@ -6,7 +6,9 @@
 # count that went to or from zero first; and the race check's outcome
 # (race.json beside meta.json), with a variant that failed it marked
 # wherever its figures are.  compare.json carries both.  And the
-# shared-lines section gives transfers where the run counted them.
+# shared-lines section gives transfers where the run counted them, and
+# the lines of a node each beside those of one node, as the lock census
+# gives the locks two threads share on one node and on a node each.
 . "$(dirname "$0")/lib.sh"
 
 bin=build/bin
@@ -15,7 +17,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 # icount, 2 boots: "onelock" stops taking cdev_lock on a cached open and
 # takes it once instead of twice on a first open, and no longer shares
-# cdev_lock's line; "moved" takes dput's lockref 9 times instead of 8;
+# cdev_lock's line; two threads on one node share the inode's lock in its
+# place, on a node each nothing but the fd table (and 2 lines fewer);
+# "moved" takes dput's lockref 9 times instead of 8;
 # every arm's timer lock wanders between 0.01 and 0.02 per open, a lock
 # taken about every other open goes from 0.45 to 0.55 on "moved" (no
 # whole count), and every pingpong line is a user address ASLR moves.
@@ -34,6 +38,16 @@ trap 'rm -rf "$tmp"' EXIT
 				echo "$v,$b,shared_line_per_op,\"bench=open_cached,threads=2,sched=lockstep,site=cdev_lock+0\",0,1.000,count"
 			echo "$v,$b,shared_line_per_op,\"bench=open_cached,threads=2,sched=lockstep,site=heap@lockref_get\",0,1.000,count"
 			echo "$v,$b,shared_line_per_op,\"bench=pingpong,threads=2,sched=lockstep,site=user@0x55$v$b\",0,1.000,count"
+			echo "$v,$b,shared_lines_per_op,\"bench=open_cached,threads=2,nodes=many,sched=lockstep\",0,$([ $v = onelock ] && echo 9 || echo 11),count"
+			[ $v = onelock ] ||
+				echo "$v,$b,shared_line_per_op,\"bench=open_cached,threads=2,nodes=many,sched=lockstep,site=cdev_lock+0\",0,1.000,count"
+			for nodes in "" "nodes=many,"; do
+				[ $v = onelock ] ||
+					echo "$v,$b,shared_locks_per_op,\"threads=2,${nodes}phase=cached,lock=cdev_lock\",0,1.00,count"
+				echo "$v,$b,shared_locks_per_op,\"threads=2,${nodes}phase=cached,lock=spin@alloc_fd\",0,1.00,count"
+			done
+			[ $v != onelock ] ||
+				echo "$v,$b,shared_locks_per_op,\"threads=2,phase=cached,lock=spin@chrdev_open\",0,1.00,count"
 		done
 	done
 } > "$tmp/samples.csv"
@@ -62,10 +76,16 @@ grep -qx '    locks per cached open: cdev_lock 1 -> 0' <(block onelock) ||
 	fail "onelock's first-screen block lacks 'cdev_lock 1 -> 0' per cached open: $(block onelock)"
 grep -qx '    locks per first open: cdev_lock 2 -> 1' <(block onelock) ||
 	fail "onelock's block lacks 'cdev_lock 2 -> 1' per first open: $(block onelock)"
-grep -qx '    shared lines per cached open: 2 threads 13 -> 12; gone cdev_lock+0' <(block onelock) ||
-	fail "onelock's block lacks the shared line that went: $(block onelock)"
+grep -qx '    shared lines per cached open: 2 threads (a node each) 11 -> 9, 2 threads' <(block onelock) &&
+	grep -qx '    13 -> 12; gone cdev_lock+0' <(block onelock) ||
+	fail "onelock's block lacks the shared lines of one node and of a node each, and the one that went: $(block onelock)"
+grep -qx '    shared locks per cached open (2 threads, one node): cdev_lock 1 -> 0,' <(block onelock) &&
+	grep -qx '    spin@chrdev_open 0 -> 1' <(block onelock) ||
+	fail "onelock's block lacks the lock two threads on one node share in cdev_lock's place: $(block onelock)"
+grep -qx '    shared locks per cached open (2 threads, a node each): cdev_lock 1 -> 0' <(block onelock) ||
+	fail "onelock's block lacks the lock two threads on a node each no longer share: $(block onelock)"
 # a count to or from zero leads: the cached open's line before the first open's
-[ "$(block onelock | grep -n 'cdev_lock 1 -> 0' | cut -d: -f1)" -lt \
+[ "$(block onelock | grep -n 'locks per cached open: cdev_lock 1 -> 0' | cut -d: -f1)" -lt \
 	"$(block onelock | grep -n 'cdev_lock 2 -> 1' | cut -d: -f1)" ] ||
 	fail "a count that went to zero does not come first: $(block onelock)"
 grep -qx '    locks per cached open: lockref@dput 8 -> 9' <(block moved) ||
@@ -76,7 +96,7 @@ grep -qx '    locks per cached open: lockref@dput 8 -> 9' <(block moved) ||
 # Each variant's line above the matrix says what got worse and better
 # (nothing headline, here) and gives its first change in kind, so that a
 # patch that takes a lock off a path says so where the matrix reads "=".
-grep -q 'onelock (race check FAIL): worse in none; better in none\. Memory per cdev: not measured\. Selftest passed\. Changed in kind: shared lines per cached open: 2 threads 13 -> 12; gone cdev_lock+0, and more below\.' \
+grep -q 'onelock (race check FAIL): worse in none; better in none\. Memory per cdev: not measured\. Selftest passed\. Changed in kind: shared lines per cached open: 2 threads (a node each) 11 -> 9, 2 threads 13 -> 12; gone cdev_lock+0, and more below\.' \
 	<(tr -s '\n ' ' ' < "$tmp/screen.txt") ||
 	fail "onelock's line above the matrix lacks its verdicts or its first change in kind: $(head -12 "$tmp/screen.txt")"
 grep -q 'moved: worse in none; better in none\. .* Changed in kind: locks per cached open: lockref@dput 8 -> 9\.' \
@@ -118,7 +138,10 @@ $bin/compare --format json "$tmp/samples.csv" > "$tmp/compare.json"
 jq -e '.race.checks | map(.arm) == ["stock", "onelock", "onelock-nogp"]' "$tmp/compare.json" > /dev/null ||
 	fail "compare.json lacks the race check"
 jq -e '[.in_kind[] | select(.variant == "onelock" and .item == "cdev_lock")] | map([.line, .from, .to]) ==
-	[["locks per cached open", [1, 1], [0, 0]], ["locks per first open", [2, 2], [1, 1]]]' \
+	[["locks per cached open", [1, 1], [0, 0]],
+	 ["shared locks per cached open (2 threads, a node each)", [1, 1], [0, 0]],
+	 ["shared locks per cached open (2 threads, one node)", [1, 1], [0, 0]],
+	 ["locks per first open", [2, 2], [1, 1]]]' \
 	"$tmp/compare.json" > /dev/null || fail "compare.json's in_kind lacks onelock's cdev_lock counts: $(jq -c .in_kind "$tmp/compare.json")"
 
 # without race.json: a run that did not ask says so, none is marked
@@ -145,6 +168,16 @@ grep -qx '  stock            open_cached threads=2: 13.0 lines/op, 1.50 transfer
 	fail "single: stock's shared lines without its transfers: $(grep -A3 '^Shared cache lines' "$tmp/report.txt")"
 grep -qx '  moved            open_cached threads=2: 13.0 lines/op' "$tmp/report.txt" ||
 	fail "single: a variant without transfers rows is not given its lines alone"
+# a node each: its own run, its own lines, no transfers (lockstep only)
+grep -qx '    cdev_lock+0  *1.00' \
+	<(grep -A1 -x '  stock            open_cached threads=2,nodes=many: 11.0 lines/op' "$tmp/report.txt") ||
+	fail "single: stock's shared lines of a node each, or their line: $(grep -A3 'nodes=many' "$tmp/report.txt")"
+# the census's tables of the locks two threads share, one node and a node each
+grep -qE '^    spin@chrdev_open +0\.00 +1\.00 +0\.00$' \
+	<(sed -n '/^  locks 2 threads share, one node (threads=2,phase=cached)$/,/^$/p' "$tmp/report.txt") &&
+	grep -qE '^    cdev_lock +1\.00 +0\.00 +1\.00$' \
+	<(sed -n '/^  locks 2 threads share, a node each (threads=2,nodes=many,phase=cached)$/,/^$/p' "$tmp/report.txt") ||
+	fail "the lock census lacks the locks two threads share: $(sed -n '/^Lock census$/,/^Shared cache lines/p' "$tmp/report.txt")"
 grep -v transfers_per_op "$tmp/samples.csv" > "$tmp/multi.csv"
 sed -i 's/"pmu_interleave": "single"/"pmu_interleave": "multi"/' "$tmp/meta.json"
 $bin/compare "$tmp/multi.csv" > "$tmp/report.txt"
