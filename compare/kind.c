@@ -37,6 +37,7 @@ static const char *const phase_names[][2] = {
 /* What a count is, for a reader: "locks per cached open". */
 static const char *const metric_names[][2] = {
 	{ "lock_acquisitions_per_op", "locks" },
+	{ "shared_locks_per_op", "shared locks" },
 	{ "rwsem_acquisitions_per_op", "rwsem acquisitions" },
 	{ "waits_per_op", "waits" },
 	{ "kernfs_nodes_per_cdev", "kernfs nodes per cdev" },
@@ -74,24 +75,30 @@ static size_t phase_index(const char *param)
 	return i;
 }
 
-/* The line a count is shown on: what is counted per which operation. */
+/* The line a count is shown on: what is counted per which operation, and
+ * of how many threads on how many nodes where the census counts what
+ * threads share. */
 static void line_title(char *buf, size_t size, const struct comparison *x)
 {
 	const char *what = x->metric;
-	char bench[48];
+	char bench[48], threads[16], nodes[16], who[48] = "";
 	size_t i, p = phase_index(x->param);
 
 	for (i = 0; i < sizeof(metric_names) / sizeof(metric_names[0]); i++)
 		if (!strcmp(x->metric, metric_names[i][0]))
 			what = metric_names[i][1];
+	if (!is_shared_lines(x) && param_value(x->param, "threads", threads, sizeof(threads))[0])
+		snprintf(who, sizeof(who), " (%s threads, %s)", threads,
+			 param_value(x->param, "nodes", nodes, sizeof(nodes))[0] ? "a node each" :
+										  "one node");
 	if (is_shared_lines(x)) {
 		param_value(x->param, "bench", bench, sizeof(bench));
 		snprintf(buf, size, "%s per %s", what,
 			 !strcmp(bench, "open_cached") ? "cached open" : bench);
 	} else if (p < NPHASES) {
-		snprintf(buf, size, "%s per %s", what, phase_names[p][1]);
+		snprintf(buf, size, "%s per %s%s", what, phase_names[p][1], who);
 	} else {
-		snprintf(buf, size, "%s", what);
+		snprintf(buf, size, "%s%s", what, who);
 	}
 }
 
@@ -105,9 +112,11 @@ static void item_name(char *buf, size_t size, const struct comparison *x)
 
 	buf[0] = '\0';
 	if (is_shared_lines(x)) {
-		char threads[16];
+		char threads[16], nodes[16];
 
-		snprintf(buf, size, "%s threads", param_value(x->param, "threads", threads, sizeof(threads)));
+		snprintf(buf, size, "%s threads%s",
+			 param_value(x->param, "threads", threads, sizeof(threads)),
+			 param_value(x->param, "nodes", nodes, sizeof(nodes))[0] ? " (a node each)" : "");
 		return;
 	}
 	if (!strcmp(x->param, "-"))
@@ -134,26 +143,25 @@ static void item_name(char *buf, size_t size, const struct comparison *x)
 }
 
 /* The names of the shared lines one side's sharing run has (a share of
- * at least half a line per operation), for @x's bench and threads. */
+ * at least half a line per operation), for @x's run (its param and a
+ * site). */
 static size_t shared_sites(const struct comparison *x, const char *variant, char ***names)
 {
-	char bench[48], threads[16], b[48], t[16], site[64];
-	size_t i, n = 0;
+	size_t i, n = 0, len = strlen(x->param);
+	const char *site;
 
-	param_value(x->param, "bench", bench, sizeof(bench));
-	param_value(x->param, "threads", threads, sizeof(threads));
 	*names = NULL;
 	for (i = 0; i < in->ngroups; i++) {
 		const struct group *g = &in->groups[i];
 
 		if (strcmp(g->metric, "shared_line_per_op") || strcmp(g->variant, variant) ||
-		    strcmp(param_value(g->param, "bench", b, sizeof(b)), bench) ||
-		    strcmp(param_value(g->param, "threads", t, sizeof(t)), threads) ||
+		    strncmp(g->param, x->param, len) || strncmp(g->param + len, ",site=", 6) ||
 		    !(median_of_boots(g) >= 0.5))
 			continue;
 		/* a user-space line is named by its address, which ASLR moves
 		 * from boot to boot */
-		if (!strncmp(param_value(g->param, "site", site, sizeof(site)), "user@", 5))
+		site = g->param + len + 6;
+		if (!strncmp(site, "user@", 5))
 			continue;
 		*names = xrealloc(*names, (n + 1) * sizeof(**names));
 		(*names)[n++] = xstrdup(site);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare, the report's "Lock census" section: lock_census.bt's
- * lock_acquisitions_per_op rows, a table per phase of the benchmarks, a
- * column per variant.
+ * lock_acquisitions_per_op rows, a table per phase of the benchmarks, and
+ * its shared_locks_per_op rows, a table per run of two threads, a column
+ * per variant.
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,21 +25,38 @@ static int cmp_census_lock(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* The lock of @param if it is @params (a table's) and a lock, or NULL. */
+static const char *lock_of(const char *param, const char *params)
+{
+	size_t len = strlen(params);
+
+	return strncmp(param, params, len) || strncmp(param + len, ",lock=", 6) ? NULL :
+		param + len + 6;
+}
+
 /*
  * The lock census (lock_census.bt): per benchmark operation, every lock
  * taken and how often, a column per variant (0 where its census did not
- * see the lock), the most taken first.
+ * see the lock), the most taken first; then the locks two threads'
+ * cached opens share, on one node and on a node each.
  */
 void print_lock_census(int md)
 {
-	static const char *const phases[][2] = {
-		{ "add", "cdev_add()" }, { "del", "cdev_del()" },
-		{ "lookup", "open_lookup: a first open, through the map" },
-		{ "cached", "open_cached: an open and close of a cached node" },
+	static const struct { const char *metric, *params, *title; } tables[] = {
+		{ "lock_acquisitions_per_op", "phase=add", "cdev_add()" },
+		{ "lock_acquisitions_per_op", "phase=del", "cdev_del()" },
+		{ "lock_acquisitions_per_op", "phase=lookup",
+		  "open_lookup: a first open, through the map" },
+		{ "lock_acquisitions_per_op", "phase=cached",
+		  "open_cached: an open and close of a cached node" },
+		{ "shared_locks_per_op", "threads=2,phase=cached", "locks 2 threads share, one node" },
+		{ "shared_locks_per_op", "threads=2,nodes=many,phase=cached",
+		  "locks 2 threads share, a node each" },
 	};
-	char phase[32], lock[64], param[128];
+	char param[160], name[64];
 	struct census_lock *locks = xmalloc(in->ngroups * sizeof(*locks));
-	size_t p, i, j, k, nlocks;
+	const char *lock;
+	size_t t, i, j, k, nlocks;
 
 	for (i = 0; i < in->ngroups && strcmp(in->groups[i].metric, "lock_acquisitions_per_op");
 	     i++)
@@ -53,7 +71,12 @@ void print_lock_census(int md)
 		  "(lock_census.bt, median of boots, traced pass): a static lock by its "
 		  "symbol, one embedded in an object as KIND@FUNCTION, the function that "
 		  "took it.  RCU read sections are not counted (PREEMPT_NONE compiles "
-		  "rcu_read_lock() to nothing).");
+		  "rcu_read_lock() to nothing).  Then the locks two threads share, per "
+		  "cached open of open_cached: the acquisitions of a lock at an "
+		  "address both threads took (shared_locks_per_op), on one node, and "
+		  "on a node each, where a lock of the node is no longer shared (the "
+		  "threads' fd table is one, as threads' is: processes would not "
+		  "share its lock).");
 	if (!md) {
 		struct paragraph columns;
 		FILE *f = paragraph_begin(&columns, stdout, 76, "  ", "  ");
@@ -63,18 +86,16 @@ void print_lock_census(int md)
 			fprintf(f, " [%zu] %s%s", j + 1, in->variants[j], race_mark(in->variants[j]));
 		paragraph_end(&columns);
 	}
-	for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
+	for (t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
 		nlocks = 0;
 		for (i = 0; i < in->ngroups; i++) {
 			const struct group *g = &in->groups[i];
 			double v;
 
-			param_value(g->param, "phase", phase, sizeof(phase));
-			if (strcmp(g->metric, "lock_acquisitions_per_op") ||
-			    strcmp(phase, phases[p][0]))
+			if (strcmp(g->metric, tables[t].metric) ||
+			    !(lock = lock_of(g->param, tables[t].params)))
 				continue;
 			v = median_of_boots(g);
-			param_value(g->param, "lock", lock, sizeof(lock));
 			for (k = 0; k < nlocks && strcmp(locks[k].name, lock); k++)
 				;
 			if (k == nlocks) {
@@ -88,7 +109,7 @@ void print_lock_census(int md)
 			continue;
 		qsort(locks, nlocks, sizeof(*locks), cmp_census_lock);
 		if (md) {
-			printf("\n%s (`phase=%s`)\n\n| lock |", phases[p][1], phases[p][0]);
+			printf("\n%s (`%s`)\n\n| lock |", tables[t].title, tables[t].params);
 			for (j = 0; j < in->nvariants; j++)
 				printf(" %s%s |", in->variants[j], race_mark(in->variants[j]));
 			printf("\n|---|");
@@ -96,10 +117,10 @@ void print_lock_census(int md)
 				printf("---:|");
 			printf("\n");
 		} else {
-			printf("\n  %s (phase=%s)\n    %-32s", phases[p][1], phases[p][0], "lock");
+			printf("\n  %s (%s)\n    %-32s", tables[t].title, tables[t].params, "lock");
 			for (j = 0; j < in->nvariants; j++) {
-				snprintf(lock, sizeof(lock), "[%zu]", j + 1);
-				printf(" %7s", lock);
+				snprintf(name, sizeof(name), "[%zu]", j + 1);
+				printf(" %7s", name);
 			}
 			printf("\n");
 		}
@@ -108,9 +129,9 @@ void print_lock_census(int md)
 			for (j = 0; j < in->nvariants; j++) {
 				double v;
 
-				snprintf(param, sizeof(param), "phase=%s,lock=%s", phases[p][0],
+				snprintf(param, sizeof(param), "%s,lock=%s", tables[t].params,
 					 locks[k].name);
-				v = median_of_boots(find_group("lock_acquisitions_per_op", param,
+				v = median_of_boots(find_group(tables[t].metric, param,
 							       in->variants[j]));
 				if (isnan(v))
 					printf(md ? " - |" : " %7s", "-");

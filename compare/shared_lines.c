@@ -10,17 +10,19 @@
 #include <string.h>
 #include "compare.h"
 
-/* The TCG plugin's sharing boot: per variant and cached-open run, the
- * lines an operation shares (lockstep), the transfers of the free run
- * (none with TCG thread=multi, whose callbacks do not tell the plugin
- * the order of the accesses: docs/plugin.md), and the largest lines by
- * name (bench/plugin/pmu_rows.c). */
+/* The TCG plugin's sharing boot: per variant and cached-open run (one
+ * node, or a node each: nodes=many), the lines an operation shares
+ * (lockstep), the transfers of the free run (none with TCG thread=multi,
+ * whose callbacks do not tell the plugin the order of the accesses:
+ * docs/plugin.md; none of nodes=many, which runs in lockstep only), and
+ * the largest lines by name (bench/plugin/pmu_rows.c). */
 void print_shared_lines(int md)
 {
-	char bench[48], threads[48], param[160], vcpus[16], inter[16], transfers[96];
-	const struct group *total, *free_run;
+	char bench[48], threads[48], nodes[48], param[160], vcpus[16], inter[16], transfers[96];
+	const struct group *free_run;
 	struct site *lines = NULL;	/* a line's name and its share per op */
-	size_t i, j, n;
+	const char *at;
+	size_t i, j, k, n, len;
 	int any = 0;
 
 	for (i = 0; i < in->ngroups && !any; i++)
@@ -38,33 +40,40 @@ void print_shared_lines(int md)
 	       "writes that another CPU touches, threads in lockstep; %s; the largest lines by data symbol,\n"
 	       "or for the heap the functions of the first store/load\n",
 	       meta_field("pmu_vcpus", vcpus, sizeof(vcpus)), transfers);
-	for (i = 0; i < in->ngroups; i++) {
-		const struct group *g = &in->groups[i];
+	/* one node's runs first, then a node each's */
+	for (k = 0; k < 2 * in->ngroups; k++) {
+		const struct group *g = &in->groups[k % in->ngroups];
 
-		if (strcmp(g->metric, "shared_lines_per_op"))
+		if (strcmp(g->metric, "shared_lines_per_op") ||
+		    (param_value(g->param, "nodes", nodes, sizeof(nodes))[0] != '\0') !=
+			    (k >= in->ngroups))
 			continue;
 		param_value(g->param, "bench", bench, sizeof(bench));
 		param_value(g->param, "threads", threads, sizeof(threads));
-		snprintf(param, sizeof(param), "bench=%s,threads=%s,sched=free", bench, threads);
-		free_run = find_group("transfers_per_op", param, g->variant);
-		total = g;
-		printf("  %-16s %s threads=%s: %.1f lines/op", g->variant, bench, threads,
-		       median_of_boots(total));
+		free_run = NULL;
+		at = strstr(g->param, "sched=lockstep");
+		if (at) {
+			snprintf(param, sizeof(param), "%.*ssched=free%s", (int)(at - g->param),
+				 g->param, at + strlen("sched=lockstep"));
+			free_run = find_group("transfers_per_op", param, g->variant);
+		}
+		printf("  %-16s %s threads=%s%s%s: %.1f lines/op", g->variant, bench, threads,
+		       nodes[0] ? ",nodes=" : "", nodes, median_of_boots(g));
 		if (free_run)
 			printf(", %.2f transfers/op", median_of_boots(free_run));
 		printf("%s\n", race_mark(g->variant));
 		n = 0;
+		len = strlen(g->param);
 		for (j = 0; j < in->ngroups; j++) {
 			const struct group *l = &in->groups[j];
-			char b2[48], t2[48];
 
+			/* its lines: its param and a site */
 			if (strcmp(l->metric, "shared_line_per_op") || strcmp(l->variant, g->variant) ||
-			    strcmp(param_value(l->param, "bench", b2, sizeof(b2)), bench) ||
-			    strcmp(param_value(l->param, "threads", t2, sizeof(t2)), threads))
+			    strncmp(l->param, g->param, len) || strncmp(l->param + len, ",site=", 6))
 				continue;
 			lines = xrealloc(lines, (n + 1) * sizeof(*lines));
 			lines[n].variant = l->variant;
-			param_value(l->param, "site", lines[n].name, sizeof(lines[n].name));
+			snprintf(lines[n].name, sizeof(lines[n].name), "%s", l->param + len + 6);
 			lines[n++].value = median_of_boots(l);
 		}
 		if (n)

@@ -300,7 +300,8 @@ plot_registration_cdf() {
 # Slab bytes per cdev that cdev_add() keeps, by allocation site, from
 # cdev_mem.bt in every variant's first boot.
 # Which cache lines a cached open shares at 2 threads (the plugin's
-# sharing boot): a bar per variant, stacked by the line's site (its
+# sharing boot): a bar per variant, and one per variant of its threads
+# on a node each (VARIANT/nodes=many), stacked by the line's site (its
 # symbol, or the function that wrote it), so that a line a variant
 # stops sharing (cdev_lock+0) is a segment that goes, not a count
 # that drops by one.
@@ -310,10 +311,15 @@ plot_shared_sites() {
 		plots+=("skipped shared_sites: no shared_line_per_op in this run")
 		return
 	fi
-	series_query "$where" variant,site,median | awk -v order="${variants[*]}" '
-		{ v[$1]; s[$2]; x[$1, $2] = $3 }
+	# nodes last: empty for one node
+	series_query "$where" variant,site,median,nodes | awk -v order="${variants[*]}" '
+		{ bar = $1 ($4 == "" ? "" : "/nodes=" $4); b[bar]; s[$2]; x[bar, $2] = $3 }
 		END {
 			n = split(order, vs, " ")
+			for (j = 1; j <= n; j++) {
+				bars[++nb] = vs[j]
+				if ((vs[j] "/nodes=many") in b) bars[++nb] = vs[j] "/nodes=many"
+			}
 			printf "variant"
 			# sites by name, so that a site keeps its colour between runs
 			for (site in s) {
@@ -322,15 +328,15 @@ plot_shared_sites() {
 			}
 			for (i = 1; i <= ns; i++) printf " %s", sites[i]
 			print ""
-			for (j = 1; j <= n; j++) {
-				printf "%s", vs[j]
-				for (i = 1; i <= ns; i++) printf " %s", ((vs[j], sites[i]) in x) ? x[vs[j], sites[i]] : 0
+			for (j = 1; j <= nb; j++) {
+				printf "%s", bars[j]
+				for (i = 1; i <= ns; i++) printf " %s", ((bars[j], sites[i]) in x) ? x[bars[j], sites[i]] : 0
 				print ""
 			}
 		}' > "$report/shared_sites.dat"
 	gnuplot -e "data='$report/shared_sites.dat'; ylabel='lines shared per cached open, 2 threads'; keytitle='line (site)'; fill='colour'; out='$report/shared_sites'; title='$(boots_title share)'" \
 		"$RIG_ROOT/plot/stacked.gp"
-	plots+=("shared_sites.png/.svg: the cache lines a cached open shares at 2 threads, stacked by site (TCG plugin)")
+	plots+=("shared_sites.png/.svg: the cache lines a cached open shares at 2 threads, on one node and on a node each (VARIANT/nodes=many), stacked by site (TCG plugin)")
 }
 
 plot_memory_sites() {

@@ -34,7 +34,8 @@ got=$(suite_plan BENCHES="unplug_close open_cached")
 want="open_cached USER HOLD threads=1
 open_cached USER HOLD threads=2
 unplug_close USER NONE alloc=dynamic
-unplug_close USER NONE alloc=embedded"
+unplug_close USER NONE alloc=embedded
+open_cached USER HOLD threads=2,nodes=many"
 [ "$got" = "$want" ] || fail "BENCHES='unplug_close open_cached': the suite runs
 $got"
 echo "BENCHES: the suite runs the runs of the benchmarks it names, in their declared order"

@@ -65,7 +65,7 @@ v,2,mem_traced_site_bytes_per_cdev,"n=1000,site=mas_alloc_nodes",0,18.9,bytes
 v,2,mem_traced_site_bytes_per_cdev,"n=1000,site=cdev_add",0,32.0,bytes
 v,2,deferred_ns_per_cdev,n=1000,0,1006.9,ns'
 all=$("$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map")
-got=$(grep -v ',lock_acquisitions_per_op,\|,waits_per_op,' <<< "$all")
+got=$(grep -v ',lock_acquisitions_per_op,\|,shared_locks_per_op,\|,waits_per_op,' <<< "$all")
 [ "$got" = "$want" ] || fail "trace_rows: $(diff <(echo "$want") <(echo "$got"))"
 echo "trace_rows: $(wc -l <<< "$got") rows from the example outputs, as worked out"
 
@@ -84,6 +84,49 @@ done
 ! grep -q "scheduler_tick\|try_to_wake_up" <<< "$census" ||
 	fail "census: a lock taken once in 7000 operations was kept"
 echo "census: $(wc -l <<< "$census") locks per phase, as worked out"
+
+# The locks two threads share (phases 8, one node, and 9, a node each,
+# 200 operations each): a lock at an address both threads took, its calls
+# per operation, whichever thread made them; the fd table's locks and the
+# mount's dentry in both, the node's dentry (one address in 8, one a
+# thread in 9) in 8 only; a task's lock (the other thread is made anew
+# each repetition) never; a slab's list lock 2 / 200.
+want_shared='v,2,shared_locks_per_op,"threads=2,phase=cached,lock=spin@___slab_alloc",0,0.01,count
+v,2,shared_locks_per_op,"threads=2,phase=cached,lock=spin@alloc_fd",0,1.00,count
+v,2,shared_locks_per_op,"threads=2,phase=cached,lock=spin@close_fd",0,1.00,count
+v,2,shared_locks_per_op,"threads=2,phase=cached,lock=lockref@__traverse_mounts",0,1.00,count
+v,2,shared_locks_per_op,"threads=2,phase=cached,lock=lockref@__legitimize_path",0,1.00,count
+v,2,shared_locks_per_op,"threads=2,phase=cached,lock=lockref@do_dentry_open",0,1.00,count
+v,2,shared_locks_per_op,"threads=2,phase=cached,lock=lockref@dput",0,1.00,count
+v,2,shared_locks_per_op,"threads=2,nodes=many,phase=cached,lock=spin@___slab_alloc",0,0.01,count
+v,2,shared_locks_per_op,"threads=2,nodes=many,phase=cached,lock=spin@alloc_fd",0,1.00,count
+v,2,shared_locks_per_op,"threads=2,nodes=many,phase=cached,lock=spin@close_fd",0,1.00,count
+v,2,shared_locks_per_op,"threads=2,nodes=many,phase=cached,lock=lockref@__traverse_mounts",0,1.00,count'
+shared=$(grep ,shared_locks_per_op, <<< "$all")
+[ "$shared" = "$want_shared" ] || fail "shared locks: $(diff <(echo "$want_shared") <(echo "$shared"))"
+# a static lock by its symbol (cdev_lock, -2113793376), shared where both
+# threads took it; the thread maps stay out of the census of one thread
+census_txt=$boot/trace/lock_census.txt
+printf '%s\n' '@thread_static_lock[9, _raw_spin_lock, -2113793376, 0]: 100' \
+	'@thread_static_lock[9, _raw_spin_lock, -2113793376, 1]: 100' \
+	'@thread_static_lock[8, _raw_spin_lock, -2113793376, 1]: 100' >> "$census_txt"
+all2=$("$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map")
+grep -qxF 'v,2,shared_locks_per_op,"threads=2,nodes=many,phase=cached,lock=cdev_lock",0,1.00,count' <<< "$all2" ||
+	fail "shared locks: no cdev_lock row of nodes=many in: $(grep ,shared_locks_per_op, <<< "$all2")"
+! grep -q '"threads=2,phase=cached,lock=cdev_lock"' <<< "$all2" ||
+	fail "shared locks: a lock one thread took is shared"
+[ "$(grep ,lock_acquisitions_per_op, <<< "$all2")" = "$census" ] ||
+	fail "the two-thread runs changed the census of one thread"
+echo "shared locks: $(wc -l <<< "$shared") rows of the two-thread runs, as worked out"
+# the runs told apart by their order, which the nodes they made confirm
+sed 's/^@nodes\[2\]: 1$/@nodes[2]: 2/; s/^@nodes\[3\]: 2$/@nodes[3]: 1/' \
+	bench/trace/lock_census_example.txt > "$census_txt"
+expect_fail "the two-thread runs in another order" "the open_cached runs made 1, 2 and 1 nodes" \
+	"$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map"
+grep -v '^@ops\[9\]' bench/trace/lock_census_example.txt > "$census_txt"
+expect_fail "no run of a node each" "saw no cached operation of threads=2,nodes=many" \
+	"$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map"
+cp bench/trace/lock_census_example.txt "$census_txt"
 
 # The waits (the same census output): a wait=schedule row for every
 # window, 0 where its task never blocked; one per function a window
@@ -145,7 +188,7 @@ cp bench/trace/cdev_rwsem_example.txt "$boot/trace/cdev_rwsem.txt"
 # gcc's clones of a function (.constprop.0, .isra.0) are one site
 sed -i '0,/^@site_live_bytes\[mas_alloc_nodes\]/s//@site_live_bytes[mas_alloc_nodes.constprop.0]/' \
 	"$boot/trace/cdev_mem.txt"
-[ "$("$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map" | grep -v ',lock_acquisitions_per_op,\|,waits_per_op,')" = "$want" ] ||
+[ "$("$bin/trace_rows" v 2 1000 "$boot" "$boot/System.map" | grep -v ',lock_acquisitions_per_op,\|,shared_locks_per_op,\|,waits_per_op,')" = "$want" ] ||
 	fail "trace_rows counts a .constprop.0 clone as a site of its own"
 # a bulk call with more objects than cdev_mem.bt reads
 sed -i "s/^@bulk_truncated: 0/@bulk_truncated: 1/" "$boot/trace/cdev_mem.txt"

@@ -137,6 +137,22 @@ check_smoke_run() {
 	statics=$(lines_matching '^cdev-open-local,1,lock_acquisitions_per_op,"phase=(lookup|cached),lock=[^@"]*",' "$run/samples.csv" |
 		awk -F, '$(NF - 1) >= 0.5')
 	[ -z "$statics" ] || fail "cdev-open-local's opens take a lock every char device shares: $statics"
+	# Two threads' cached opens (the census's runs of open_cached): stock's
+	# share cdev_lock on one node and on a node each; cdev-open-local's
+	# share the inode's lock on one node, and on a node each no lock of
+	# the node; every arm timed a node each.
+	for nodes in "" "nodes=many,"; do
+		grep -qE "^stock,1,shared_locks_per_op,\"threads=2,${nodes}phase=cached,lock=cdev_lock\",0,1\.[0-9]+,count$" \
+			"$run/samples.csv" || fail "stock's two threads (${nodes:-one node}) do not share cdev_lock"
+	done
+	grep -qE '^cdev-open-local,1,shared_locks_per_op,"threads=2,phase=cached,lock=spin@chrdev_open",0,1\.[0-9]+,count$' \
+		"$run/samples.csv" || fail "cdev-open-local's two threads on one node do not share the inode's lock"
+	! grep -q '^cdev-open-local,1,shared_locks_per_op,"threads=2,nodes=many,phase=cached,lock=spin@chrdev_open"' \
+		"$run/samples.csv" || fail "cdev-open-local's two threads on a node each share an inode's lock"
+	for v in "${variants[@]}"; do
+		grep -q "^$v,2,open_cached_ns,\"threads=2,nodes=many\",4," "$run/samples.csv" ||
+			fail "no open_cached_ns of a node each for $v"
+	done
 	tr '\n' ' ' < "$run/report/report.txt" | grep -q "Correctness: on 1 vCPU the selftest's race cases" ||
 		fail "the report does not say what a selftest pass means on 1 vCPU"
 	tr '\n' ' ' < "$run/report/report.txt" |

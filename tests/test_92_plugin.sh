@@ -19,7 +19,9 @@
 #   the same figures as the run's round robin, within 5%; and it counts
 #   no transfers, which its callbacks cannot order (docs/plugin.md): "-"
 #   in every window's record, no transfers_per_op row;
-# - stock's cached opens share cdev_lock, which cdev-open-scale removes.
+# - stock's cached opens share cdev_lock, which cdev-open-scale removes;
+#   on a node each stock's still do, and cdev-open-scale's share fewer
+#   lines than on one node.
 . "$(dirname "$0")/lib.sh"
 
 results=build/test-results-pmu
@@ -101,6 +103,17 @@ check_plugin_run() {
 		fail "cdev-open-scale's sharing boot lists no shared line of its cached opens"
 	shared=$(lines_matching '^cdev-open-scale,1,shared_line_per_op,.*site=cdev_lock\+' "$samples")
 	[ -z "$shared" ] || fail "cdev-open-scale's cached opens share cdev_lock: $shared"
+	# a node each: stock's threads still share cdev_lock; cdev-open-scale's
+	# no longer share the node's inode, dentry and cdev, so fewer lines
+	grep -qE '^stock,1,shared_line_per_op,"bench=open_cached,threads=2,nodes=many,sched=lockstep,site=cdev_lock\+0",0,1\.000,count$' \
+		"$samples" || fail "stock's cached opens of a node each do not share cdev_lock"
+	one=$(grep -F ',shared_lines_per_op,"bench=open_cached,threads=2,sched=lockstep",' "$samples" |
+		grep '^cdev-open-scale,' | awk -F, '{ print $(NF - 1) }' | median)
+	many=$(grep -F ',shared_lines_per_op,"bench=open_cached,threads=2,nodes=many,sched=lockstep",' "$samples" |
+		grep '^cdev-open-scale,' | awk -F, '{ print $(NF - 1) }' | median)
+	[ -n "$one" ] && [ -n "$many" ] && awk -v a="$many" -v b="$one" 'BEGIN { exit !(a < b) }' ||
+		fail "cdev-open-scale's cached opens share ${many:-no} lines on a node each, ${one:-no} on one node"
+	echo "a node each: stock still shares cdev_lock; cdev-open-scale $many lines per op against $one on one node"
 	grep -q '^Shared cache lines' "$1/report/report.txt" || fail "the report has no shared-lines section"
 	for plot in cache_misses model_cycles shared_lines; do
 		[ -s "$1/report/$plot.png" ] || fail "no $plot plot"

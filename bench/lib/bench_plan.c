@@ -462,11 +462,13 @@ static void print_metrics(void)
  * unit, direction, kind, family and the benchmark that files it, in the
  * order of the declarations.  The benchmark is where the declaration
  * stands: a METRIC belongs to the BENCH or PMU_RUN lines above it (the
- * group of such lines since the last METRIC), as do the METRIC lines after
- * it, each on the line after the one before; a METRIC set apart from the
- * METRIC before it by a comment or a blank line belongs to none ("-": the
- * harness's clock, the traced pass, the failure-path phase), and nor do
- * those that follow it, until the next BENCH or PMU_RUN.
+ * group of lines of one kind since the last METRIC: a BENCH declared
+ * last of the timed runs is not one of the plugin's), as do the METRIC
+ * lines after it, each on the line after the one before; a METRIC set
+ * apart from the METRIC before it by a comment or a blank line belongs to
+ * none ("-": the harness's clock, the traced pass, the failure-path
+ * phase), and nor do those that follow it, until the next BENCH or
+ * PMU_RUN.
  */
 static void print_metrics_table(void)
 {
@@ -480,7 +482,7 @@ static void print_metrics_table(void)
 		const struct decl *d = &decls[i];
 
 		if (d->type != L_METRIC) {
-			if (!in_group) {	/* a new group of runs */
+			if (!in_group || decls[i - 1].type != d->type) {	/* a new group */
 				in_group = 1;
 				pmu = 0;
 				len = 0;

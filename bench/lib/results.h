@@ -24,9 +24,9 @@ enum raw_field { R_METRIC, R_PARAM, R_ITER, R_OP, R_NS, RAW_NFIELDS };
 
 /* Param keys, in the order a param lists them. */
 #define PARAM_KEYS(KEY) \
-	KEY(bench) KEY(n) KEY(majors) KEY(minors) KEY(pos) KEY(threads) KEY(sched) \
-	KEY(alloc) KEY(files) KEY(kib) KEY(clock) KEY(phase) KEY(lock) KEY(wait) KEY(bucket_ns) \
-	KEY(site) KEY(flavour) KEY(prob)
+	KEY(bench) KEY(n) KEY(majors) KEY(minors) KEY(pos) KEY(threads) KEY(nodes) \
+	KEY(sched) KEY(alloc) KEY(files) KEY(kib) KEY(clock) KEY(phase) KEY(lock) KEY(wait) \
+	KEY(bucket_ns) KEY(site) KEY(flavour) KEY(prob)
 
 enum param_key {
 #define PARAM_ENUM(k) PARAM_##k,
