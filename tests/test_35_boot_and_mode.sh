@@ -53,7 +53,9 @@ env PATH="$tmp/bin:$PATH" BUILD_DIR="$tmp/build" STANDIN_BOOT_DIR="$tmp/boot" MO
 cut -f2 "$tmp/boot/steps.tsv" | tr '\n' '|' | grep -qx 'init: variant stock boot 1, kernel 6.1.0-stand-in|suite: step selftest|suite: step traced_pass|init: powering off, suite exit status 0|qemu exit|' ||
 	fail "steps.tsv does not list the logged lines and QEMU's exit: $(cat "$tmp/boot/steps.tsv")"
 profile=$(. scripts/lib.sh && unit_profile "$tmp/boot")
-awk -F'\t' '$1 == "suite: step selftest" && $2 >= 0.5 && $2 < 5 { found = 1 } END { exit !found }' <<< "$profile" ||
+# A line stamped late (the stamping loop behind on a loaded host) shortens
+# the step before it: 0.49 s has been seen.
+awk -F'\t' '$1 == "suite: step selftest" && $2 >= 0.4 && $2 < 5 { found = 1 } END { exit !found }' <<< "$profile" ||
 	fail "the selftest step did not take its 0.5 s in the profile: $profile"
 cut -f1 <<< "$profile" | tr '\n' '|' | grep -qx 'kernel boot|init|suite: step selftest|suite: step traced_pass|power-off|' ||
 	fail "the profile's steps are not named as the boots of every kernel sum them: $profile"

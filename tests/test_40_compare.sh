@@ -190,7 +190,7 @@ grep -q '^cdev_add_ns,' <<< "$verdicts" || fail "compare gave no verdict at all:
 echo "registration.png/.svg: a plot" > "$tmp/ic/plots.txt"
 $bin/compare --format text --plots "$tmp/ic/plots.txt" "$tmp/ic/samples.csv" > "$tmp/ic/full.txt"
 failures=$(sed -n '/^Failure paths$/,/^$/p; /^  systematic/,/^$/p' "$tmp/ic/full.txt")
-grep -qE "^    cdev_alloc +31 +21 +- +-\(-\) +- +-$" <<< "$failures" ||
+grep -qE "^    alloc_put +31 +21 +- +-\(-\) +- +-$" <<< "$failures" ||
 	fail "no systematic row with the draws (points 31, handled 21): $failures"
 grep -qE "^  slow9 +kobj_map +65\.0$" "$tmp/ic/full.txt" ||
 	fail "no memory site kobj_map at the median of 64 and 66 bytes for slow9"
