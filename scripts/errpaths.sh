@@ -12,7 +12,8 @@
 # Exits 1 when a boot failed (a crash, an API flavour that was not clean):
 # the table still shows what ran.
 set -euo pipefail
-: "${BASES:=6.1 6.12}"
+# BASES, else BASE, else both Debian bases: the answer differs by base.
+: "${BASES:=${BASE:-6.1 6.12}}"
 export BASES
 . "$(dirname "$0")/lib.sh"
 
