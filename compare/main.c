@@ -114,6 +114,8 @@ static const struct format {
 	  .what = "the variants, the baseline first" },
 	{ .name = "fault-problems", .after = COMPARED, .write = print_fault_problems,
 	  .what = "the failure-path phase's problems (scripts/fault-check.sh)" },
+	{ .name = "posting", .after = COMPARED, .write_comparisons = print_posting,
+	  .what = "--variant V's cover letter body (scripts/posting.sh)" },
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
@@ -157,6 +159,8 @@ static void usage(void)
 		"               [--format FORMAT] samples.csv...\n"
 		"       compare --format %s --where col=v,col!=v,... --select col,...\n"
 		"               samples.csv...   (the columns selected of the rows picked)\n"
+		"       compare --format posting --variant V samples.csv...   (the body\n"
+		"               of V's cover letter)\n"
 		"       compare --meta KEY RUN/samples.csv   (a value of RUN/meta.json;\n"
 		"               arrays as words, booleans as true/false)\n"
 		"       compare --join NAME --baseline B RUN/samples.csv OTHER/samples.csv\n"
@@ -192,6 +196,7 @@ int main(int argc, char **argv)
 		{ "plots", required_argument, NULL, 'p' },
 		{ "where", required_argument, NULL, 'w' },
 		{ "select", required_argument, NULL, 's' },
+		{ "variant", required_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct format *format;
@@ -212,6 +217,7 @@ int main(int argc, char **argv)
 		case 'p': opt.plots = optarg; break;
 		case 'w': opt.where = optarg; break;
 		case 's': opt.select = optarg; break;
+		case 'v': opt.variant = optarg; break;
 		default: usage();
 		}
 	}
@@ -237,6 +243,8 @@ int main(int argc, char **argv)
 	if ((opt.where || opt.select) && (!format->query || !opt.select))
 		die("--where and --select go with --format %s, and --select is needed",
 		    format_names(buf, sizeof(buf), 1, ", ", " or "));
+	if ((opt.variant != NULL) != !strcmp(format->name, "posting"))
+		die("--variant goes with --format posting, which needs it");
 	first_samples = argv[optind];
 	for (i = optind; i < (size_t)argc; i++) {
 		read_samples(argv[i]);
