@@ -9,6 +9,9 @@
 #                    both bases, the plugin, Slurm): ~45 min
 #   make compare     the report of a run (RUN=, BASELINE=, AGAINST=): ~20 s
 #   make baseline    keep a run (RUN=) as a named baseline (SAVE=NAME): 1 s
+#   make posting     a variant's series as mails, with a cover letter of
+#                    its figures, from the run that measured it
+#                    (VARIANT=, RUN=): ~5 s
 #   make resume      * finish a run that stopped (RUN=): a boot per unit
 #                    left (~1 min each), then its report
 #   make merge       join the units of a run (RUN=) that another executor
@@ -61,7 +64,7 @@ COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench
 STATS_LIBS := -lgsl -lgslcblas -lm
 COMPARE_LIBS := -ljansson $(STATS_LIBS)
 
-.PHONY: help deps kernels variant progs tools bench race-check errpaths compare baseline example resume merge docs check test clean
+.PHONY: help deps kernels variant progs tools bench race-check errpaths compare baseline posting example resume merge docs check test clean
 
 # The header above, the one list of entry points: a bare make prints it
 # rather than starting a run.
@@ -197,6 +200,12 @@ compare: tools
 
 baseline:
 	@scripts/baseline.sh
+
+# A variant's series as a maintainer receives it (VARIANT=, RUN=): the
+# run's copy as git format-patch mails with a cover letter of its figures
+# in RUN/posting/VARIANT/, and checkpatch's findings (scripts/posting.sh).
+posting: tools
+	@scripts/posting.sh "$(VARIANT)"
 
 # docs/example/ made again from a QUICK run (RUN=), when the report
 # changes on purpose (tests/test_17_example.sh checks it).

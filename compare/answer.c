@@ -98,13 +98,11 @@ static void write_change(FILE *out, const struct comparison *x)
 	fprintf(out, "%s -> %s %s (%s)", from, to, x->decl->unit, pct);
 }
 
-static void write_answer(FILE *out, const struct answer *a, const struct comparison *c, size_t n,
-			 const char *variant, int md)
+static void write_answer(FILE *out, const struct answer *a, const char *variant, int md)
 {
 	const struct comparison *m = a->memory;
-	char *kind = NULL, from[16], to[16], pct[16];
-	size_t len = 0, lines, i;
-	FILE *f;
+	char from[16], to[16], pct[16];
+	size_t i;
 	int w;
 
 	fprintf(out, md ? "- **%s%s**:" : "%s%s:", variant, race_mark(variant));
@@ -139,9 +137,16 @@ static void write_answer(FILE *out, const struct answer *a, const struct compari
 		fprintf(out, "%s %zu known failure%s passed", a->xfail ? ", and" : ";", a->xpass,
 			a->xpass == 1 ? "" : "s");
 	fprintf(out, ".");
-	/* what a patch that takes a lock off a path did, where no metric
-	 * above changed */
-	f = xmemstream(&kind, &len);
+}
+
+/* What a patch that takes a lock off a path did, where no metric of the
+ * answer changed: the variant's first change in kind. */
+static void write_first_kind(FILE *out, const struct comparison *c, size_t n, const char *variant)
+{
+	char *kind = NULL;
+	size_t len = 0, lines;
+	FILE *f = xmemstream(&kind, &len);
+
 	lines = write_first_kind_change(f, c, n, variant);
 	fclose(f);
 	if (lines)
@@ -149,16 +154,36 @@ static void write_answer(FILE *out, const struct answer *a, const struct compari
 	free(kind);
 }
 
-void print_lead(FILE *out, const struct comparison *c, size_t n, int md)
+/* A variant's answer as a paragraph of @width columns (0: unwrapped,
+ * markdown), with its first change in kind where @kind. */
+static void print_answer_of(FILE *out, int width, const struct comparison *c, size_t n,
+			    const char *variant, int md, int kind)
+{
+	struct answer a = answer_of(c, n, variant);
+	struct paragraph p;
+	FILE *f = paragraph_begin(&p, out, width, "", "  ");
+	int w;
+
+	write_answer(f, &a, variant, md);
+	if (kind)
+		write_first_kind(f, c, n, variant);
+	if (md)
+		fputc('\n', f);
+	paragraph_end(&p);
+	for (w = 0; w < WAYS; w++)
+		free(a.by[w]);
+}
+
+void print_answer(FILE *out, int width, const struct comparison *c, size_t n, const char *variant)
+{
+	print_answer_of(out, width, c, n, variant, 0, 0);
+}
+
+void write_mode_note(FILE *f)
 {
 	char mode[16], quick[8], boots[16];
-	struct paragraph p;
-	FILE *f;
-	size_t i;
 
-	fprintf(out, md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
 	meta_field("mode", mode, sizeof(mode));
-	f = paragraph_begin(&p, out, md ? 0 : 78, "", "");
 	if (!strcmp(mode, "icount"))
 		fprintf(f, "icount mode: the guest's clock counts instructions, so 1 \"ns\" is 1 instruction, and a figure repeats to the digit for its kernel and seed.");
 	else if (!strcmp(mode, "tcg"))
@@ -170,6 +195,15 @@ void print_lead(FILE *out, const struct comparison *c, size_t n, int md)
 	if (!strcmp(meta_field("quick", quick, sizeof(quick)), "true"))
 		fprintf(f, " QUICK run (%s boots an arm, the smallest sweep): a first look, not figures to quote.",
 			meta_field("boots", boots, sizeof(boots)));
+}
+
+void print_lead(FILE *out, const struct comparison *c, size_t n, int md)
+{
+	struct paragraph p;
+	size_t i;
+
+	fprintf(out, md ? "# cdevbench comparison\n\n" : "cdevbench comparison\n");
+	write_mode_note(paragraph_begin(&p, out, md ? 0 : 78, "", ""));
 	paragraph_end(&p);
 	fprintf(out, md ? "\n\n" : "\n");
 	if (aa_arm) {
@@ -193,25 +227,14 @@ void print_lead(FILE *out, const struct comparison *c, size_t n, int md)
 void print_answers(FILE *out, const struct comparison *c, size_t n, int md)
 {
 	struct paragraph p;
-	struct answer a;
 	size_t i;
-	int w;
 
 	paragraph(out, md ? 0 : 78, "", "",
 		  "Against %s (a -> b: %s's median of boots, then the variant's):%s",
 		  opt.baseline, opt.baseline, md ? "\n\n" : "");
-	for (i = 0; i < in->nvariants; i++) {
-		if (!is_reported(in->variants[i]))
-			continue;
-		a = answer_of(c, n, in->variants[i]);
-		write_answer(paragraph_begin(&p, out, md ? 0 : 78, "", "  "), &a, c, n,
-			     in->variants[i], md);
-		if (md)
-			fputc('\n', p.f);
-		paragraph_end(&p);
-		for (w = 0; w < WAYS; w++)
-			free(a.by[w]);
-	}
+	for (i = 0; i < in->nvariants; i++)
+		if (is_reported(in->variants[i]))
+			print_answer_of(out, md ? 0 : 78, c, n, in->variants[i], md, 1);
 	if (md)
 		fputc('\n', out);
 	print_selftest_outcome(paragraph_begin(&p, out, md ? 0 : 78, "", ""));

@@ -67,6 +67,7 @@ struct options {
 	const char *where, *select;	/* --format series or ops: a query for the plots */
 	const char *plots;		/* the list of the plots compare.sh drew */
 	const char *census;		/* --format errpaths: scripts/census.sh's TSV */
+	const char *variant;		/* --format posting: whose cover letter */
 	double alpha, min_effect;
 };
 extern struct options opt;
@@ -166,6 +167,19 @@ int cmp_effect(const void *a, const void *b);
  * block): not the baseline, the A/A arm or a walk's prefix. */
 int is_reported(const char *variant);
 void print_tables(const struct comparison *c, size_t n, int md);
+/* The first screen's matrix: a row per headline metric the run measured
+ * (is_matrix_row), a cell per variant (matrix_cell): "B" better, "W"
+ * worse (both: "B+W") at k of its m params, with the range of those
+ * changes ("B 4/12 -62..-7%", a count "W 3/3 0 -> 2"); "=" same at every
+ * param, "?" unclear, "-" not measured; MATRIX_LEGEND says so. */
+#define MATRIX_LEGEND "B better, W worse at k/m (at k of its m params) by the range shown; " \
+	"= same at every param; ? unclear; - not measured."
+int is_matrix_row(const struct comparison *c, size_t n, const struct decl *d);
+void matrix_cell(char *buf, size_t size, const struct comparison *c, size_t n,
+		 const char *metric, const char *variant);
+/* A base of meta.json's bases: "6.1.192 (linux-source-6.1 6.1.192-3)",
+ * or its tree and what git says of it. */
+void write_base(FILE *out, const json_t *b);
 /* The one paragraph writer: a paragraph is written in pieces to the
  * stream paragraph_begin() returns; paragraph_end() writes it to out,
  * broken at spaces into lines of at most width columns, the first after
@@ -199,8 +213,10 @@ struct kind_change {
 };
 size_t kind_changes(const struct comparison *c, size_t n, const char *variant,
 		    struct kind_change **out);
+/* @variant's changes in kind under a heading, at most @max_lines lines
+ * of @width columns, and how many more there are. */
 void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
-			size_t max_lines);
+			size_t max_lines, int width);
 /* The first line of @variant's changes in kind, unwrapped, to @out;
  * how many lines it has. */
 size_t write_first_kind_change(FILE *out, const struct comparison *c, size_t n,
@@ -289,6 +305,10 @@ void known_failure_counts(const char *variant, size_t *xfail, size_t *xpass);
  * cdev, the selftest, its first change in kind. */
 void print_lead(FILE *out, const struct comparison *c, size_t n, int md);
 void print_answers(FILE *out, const struct comparison *c, size_t n, int md);
+/* The lead's sentences on the mode and QUICK, unwrapped. */
+void write_mode_note(FILE *f);
+/* One variant's answer, without its change in kind, wrapped to @width. */
+void print_answer(FILE *out, int width, const struct comparison *c, size_t n, const char *variant);
 
 /* join.c: compare --join, the join of two runs (AGAINST): RUN's rows
  * and meta.json with OTHER's arm @baseline as <baseline>@<name>, in
@@ -301,6 +321,12 @@ void join_runs(const char *run_samples, const char *other_samples, const char *b
 const char *race_mark(const char *arm);
 /* the race check's sentence of the correctness paragraph */
 void print_race_outcome(FILE *out);
+/* the race check's sentence on one arm, or why there is none */
+void print_race_of(FILE *out, const char *arm);
+
+/* posting.c: compare --format posting --variant V, the body of V's
+ * cover letter (scripts/posting.sh) */
+void print_posting(const struct comparison *c, size_t n);
 
 /* render_data.c */
 void print_csv(const struct comparison *c, size_t n);

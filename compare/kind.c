@@ -333,13 +333,13 @@ static void write_kind_line(FILE *out, const struct kind_change *k, size_t i, si
 	}
 }
 
-/* The same as a paragraph after INDENT and PREFIX. */
+/* The same as a paragraph of @width columns after INDENT. */
 static void print_kind_line(FILE *scr, const struct kind_change *k, size_t i, size_t j,
-			    const char *indent, const char *prefix)
+			    const char *indent, int width)
 {
 	struct paragraph line;
 
-	fputs(prefix, paragraph_begin(&line, scr, 78, indent, "    "));
+	paragraph_begin(&line, scr, width, indent, "    ");
 	write_kind_line(line.f, k, i, j);
 	paragraph_end(&line);
 }
@@ -355,7 +355,7 @@ static size_t kind_line_end(const struct kind_change *k, size_t nk, size_t i)
 }
 
 void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
-			size_t max_lines)
+			size_t max_lines, int width)
 {
 	struct kind_change *k;
 	size_t nk = kind_changes(c, n, variant, &k), i, j, lines = 0, hidden = 0;
@@ -368,7 +368,7 @@ void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const c
 		}
 		if (!lines++)
 			fprintf(scr, "  changed in kind (whole counts per operation, on every boot):\n");
-		print_kind_line(scr, k, i, j, "    ", "");
+		print_kind_line(scr, k, i, j, "    ", width);
 	}
 	if (hidden)
 		fprintf(scr, "    %zu more line%s of changed counts (Lock census, Shared cache lines below)\n",

@@ -116,6 +116,8 @@ static const struct format {
 	  .what = "the failure-path phase's problems (scripts/fault-check.sh)" },
 	{ .name = "errpaths", .file = "errpaths.txt", .after = COMPARED, .write = print_errpaths_answer,
 	  .what = "each cleanup pattern's outcome, its callers (--census), the answer" },
+	{ .name = "posting", .after = COMPARED, .write_comparisons = print_posting,
+	  .what = "--variant V's cover letter body (scripts/posting.sh)" },
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
@@ -159,6 +161,8 @@ static void usage(void)
 		"               [--format FORMAT] samples.csv...\n"
 		"       compare --format %s --where col=v,col!=v,... --select col,...\n"
 		"               samples.csv...   (the columns selected of the rows picked)\n"
+		"       compare --format posting --variant V samples.csv...   (the body\n"
+		"               of V's cover letter)\n"
 		"       compare --meta KEY RUN/samples.csv   (a value of RUN/meta.json;\n"
 		"               arrays as words, booleans as true/false)\n"
 		"       compare --join NAME --baseline B RUN/samples.csv OTHER/samples.csv\n"
@@ -197,6 +201,7 @@ int main(int argc, char **argv)
 		{ "where", required_argument, NULL, 'w' },
 		{ "select", required_argument, NULL, 's' },
 		{ "census", required_argument, NULL, 'c' },
+		{ "variant", required_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct format *format;
@@ -218,6 +223,7 @@ int main(int argc, char **argv)
 		case 'c': opt.census = optarg; break;
 		case 'w': opt.where = optarg; break;
 		case 's': opt.select = optarg; break;
+		case 'v': opt.variant = optarg; break;
 		default: usage();
 		}
 	}
@@ -243,6 +249,8 @@ int main(int argc, char **argv)
 	if ((opt.where || opt.select) && (!format->query || !opt.select))
 		die("--where and --select go with --format %s, and --select is needed",
 		    format_names(buf, sizeof(buf), 1, ", ", " or "));
+	if ((opt.variant != NULL) != !strcmp(format->name, "posting"))
+		die("--variant goes with --format posting, which needs it");
 	first_samples = argv[optind];
 	for (i = optind; i < (size_t)argc; i++) {
 		read_samples(argv[i]);

@@ -35,12 +35,48 @@ const char *race_mark(const char *arm)
 	       " (control, race check FAIL)" : " (race check FAIL)";
 }
 
+/* "Race check (tcg, 4 vCPUs, 400000 rounds, slab poisoning):" */
+static void write_race_setup(FILE *out, const json_t *doc)
+{
+	fprintf(out, "Race check (%s, %.0f vCPUs, %.0f rounds, slab poisoning):",
+		member_string(doc, "mode", "?"), json_number_value(json_object_get(doc, "vcpus")),
+		json_number_value(json_object_get(doc, "rounds")));
+}
+
+/* The evidence of a failure: the console's line, up to its carriage
+ * return (race.json written before the race check stripped it). */
+static void write_evidence(FILE *out, const json_t *e)
+{
+	const char *evidence = member_string(e, "evidence", "");
+
+	if (strcmp(member_string(e, "result", "?"), "pass") && evidence[0])
+		fprintf(out, ": %.*s", (int)strcspn(evidence, "\r\n"), evidence);
+}
+
+void print_race_of(FILE *out, const char *arm)
+{
+	const json_t *doc = race_doc(), *e = race_entry(arm);
+	char buf[16];
+
+	if (doc && e) {
+		write_race_setup(out, doc);
+		fprintf(out, " %s", !strcmp(member_string(e, "result", "?"), "pass") ? "pass" : "FAIL");
+		write_evidence(out, e);
+		fprintf(out, ".");
+	} else if (doc) {
+		fprintf(out, "Race check: %s was not among the arms it checked.", arm);
+	} else if (in->nmetas && !strcmp(meta_field("race", buf, sizeof(buf)), "true")) {
+		fprintf(out, "Race check: asked for (RACE=1), but the run has no race.json: it stopped before the check.");
+	} else {
+		fprintf(out, "Race check: not run in this run (make race-check, or RACE=1).");
+	}
+}
+
 /* "stock pass; cdev-x FAIL: BUG ...; control cdev-y FAIL as it must: ..."
  * A control that passed says the check did not catch its planted bug. */
 void print_race_outcome(FILE *out)
 {
 	const json_t *doc = race_doc(), *e, *unfinished, *checks;
-	char rounds[32];
 	size_t i;
 
 	if (!doc) {
@@ -54,17 +90,13 @@ void print_race_outcome(FILE *out)
 	}
 	checks = json_object_get(doc, "checks");
 	if (json_array_size(checks)) {
-		snprintf(rounds, sizeof(rounds), "%.0f",
-			 json_number_value(json_object_get(doc, "rounds")));
-		fprintf(out, " Race check (%s, %.0f vCPUs, %s rounds, slab poisoning):",
-			member_string(doc, "mode", "?"),
-			json_number_value(json_object_get(doc, "vcpus")), rounds);
+		fprintf(out, " ");
+		write_race_setup(out, doc);
 	} else {
 		fprintf(out, " Race check: no outcome");
 	}
 	json_array_foreach(checks, i, e) {
 		const char *result = member_string(e, "result", "?");
-		const char *evidence = member_string(e, "evidence", "");
 		int control = !strcmp(member_string(e, "expected", ""), "fail");
 
 		fprintf(out, "%s %s%s %s", i ? ";" : "",
@@ -74,10 +106,7 @@ void print_race_outcome(FILE *out)
 			fprintf(out, !strcmp(result, "pass") ?
 				" (it must fail: this check did not catch its planted bug)" :
 				" as it must");
-		/* the console's line, up to its carriage return (race.json
-		 * written before the race check stripped it) */
-		if (strcmp(result, "pass") && evidence[0])
-			fprintf(out, ": %.*s", (int)strcspn(evidence, "\r\n"), evidence);
+		write_evidence(out, e);
 	}
 	unfinished = json_object_get(doc, "unfinished");
 	json_array_foreach(unfinished, i, e)

@@ -294,7 +294,7 @@ static void print_changes(FILE *scr, const struct comparison *c, size_t n, const
 	}
 	if (same_words)
 		paragraph_end(&same_line);
-	print_kind_changes(scr, c, n, variant, max_kind);
+	print_kind_changes(scr, c, n, variant, max_kind, 78);
 	if (secondary)
 		fprintf(scr, "  %zu of %zu secondary comparisons changed (tables below)\n",
 		       secondary_changed, secondary);
@@ -350,9 +350,21 @@ static void print_variant_heading(FILE *scr, const char *variant, int md)
 		fprintf(scr, "\n");
 }
 
+void write_base(FILE *out, const json_t *b)
+{
+	fprintf(out, "%s", member_string(b, "kernel_version", "?"));
+	if (member_string(b, "package", NULL))
+		fprintf(out, " (%s %s)", member_string(b, "package", "?"),
+			member_string(b, "package_version", "?"));
+	else
+		fprintf(out, " (tree %s%s%s%s)", member_string(b, "tree", "?"),
+			member_string(b, "git_describe", NULL) ? ", " : "",
+			member_string(b, "git_describe", ""),
+			json_is_true(json_object_get(b, "git_dirty")) ? "-dirty" : "");
+}
+
 /* The kernel sources the run's variants were applied to (meta.json's
- * bases): a Debian package and its version, or a tree and what git
- * says of it. */
+ * bases). */
 static void print_bases(FILE *out)
 {
 	const json_t *bases = json_object_get(in->metas[0].doc, "bases"), *b;
@@ -362,16 +374,8 @@ static void print_bases(FILE *out)
 		return;
 	fprintf(out, "; base%s ", count == 1 ? "" : "s");
 	json_array_foreach(bases, i, b) {
-		fprintf(out, "%s%s", i ? ", " : "", member_string(b, "kernel_version", "?"));
-		if (member_string(b, "package", NULL)) {
-			fprintf(out, " (%s %s)", member_string(b, "package", "?"),
-				member_string(b, "package_version", "?"));
-			continue;
-		}
-		fprintf(out, " (tree %s%s%s%s)", member_string(b, "tree", "?"),
-			member_string(b, "git_describe", NULL) ? ", " : "",
-			member_string(b, "git_describe", ""),
-			json_is_true(json_object_get(b, "git_dirty")) ? "-dirty" : "");
+		fprintf(out, "%s", i ? ", " : "");
+		write_base(out, b);
 	}
 }
 
@@ -724,12 +728,7 @@ static void format_change(char *buf, size_t size, double ratio)
 		snprintf(buf, size, "%+.0f%%", (ratio - 1) * 100);
 }
 
-/* A cell of the matrix: a variant's comparisons of one headline metric
- * over its params.  "B" better, "W" worse (both: "B+W") at k of its m
- * params, with the range of those changes ("B 4/12 -62..-7%", a count
- * "W 3/3 0 -> 2"); "=" same at every param, "?" unclear, "-" not
- * measured. */
-static void matrix_cell(char *buf, size_t size, const struct comparison *c, size_t n,
+void matrix_cell(char *buf, size_t size, const struct comparison *c, size_t n,
 			const char *metric, const char *variant)
 {
 	size_t i, better = 0, worse = 0, same = 0, seen = 0;
@@ -774,6 +773,15 @@ static void matrix_cell(char *buf, size_t size, const struct comparison *c, size
 		 better + worse, seen, range);
 }
 
+int is_matrix_row(const struct comparison *c, size_t n, const struct decl *d)
+{
+	size_t i;
+
+	for (i = 0; i < n && strcmp(c[i].metric, d->name); i++)
+		;
+	return d->family == HEADLINE && i < n;
+}
+
 /* The matrix of the first screen, as lkp's ncompare and mmtests'
  * compare tables lead: a row per headline metric, a column per variant
  * (numbered in text, MATRIX_COLUMNS at a time so that it fits 78
@@ -791,9 +799,8 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 			cols[ncols++] = in->variants[i];
 	if (!ncols)
 		return;
-	paragraph(scr, md ? 0 : 78, "", "",
-		  "Headline metrics against %s: B better, W worse at k/m (at k of its m params) by the range shown; = same at every param; ? unclear; - not measured.%s",
-		  opt.baseline, md ? "\n\n" : "");
+	paragraph(scr, md ? 0 : 78, "", "", "Headline metrics against %s: %s%s", opt.baseline,
+		  MATRIX_LEGEND, md ? "\n\n" : "");
 	if (!md) {
 		struct paragraph legend;
 		FILE *out = paragraph_begin(&legend, scr, 78, "", "");
@@ -807,12 +814,8 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 
 		/* the header, then a row per headline metric that was measured */
 		for (j = 0; j <= ndecls; j++) {
-			if (j) {
-				for (i = 0; i < n && strcmp(c[i].metric, decls[j - 1].name); i++)
-					;
-				if (decls[j - 1].family != HEADLINE || i == n)
-					continue;
-			}
+			if (j && !is_matrix_row(c, n, &decls[j - 1]))
+				continue;
 			len = (size_t)snprintf(row, sizeof(row), md ? "| %s |" : "  %-21s",
 					       j ? decls[j - 1].name : md ? "metric" : "");
 			for (k = from; k < to && len < sizeof(row); k++) {

@@ -314,6 +314,17 @@ patched_paths() {
 		"$@" | sort -u
 }
 
+# Copies of the files PATCHES touch that TREE has, in DEST: a tree to
+# apply them to without writing into TREE (a pristine tree never is).
+copy_patched_files() {	# copy_patched_files TREE DEST PATCH...
+	local f
+	while read -r f; do
+		[ -f "$1/$f" ] || continue
+		mkdir -p "$2/$(dirname "$f")"
+		cp "$1/$f" "$2/$f"
+	done < <(patched_paths /dev/null "${@:3}")
+}
+
 # The patch whose hunk holds LINE of FILE in a tree that PATCHES were
 # applied to in order, or nothing: the patches, last first, each either
 # holds the line or maps it back to the file before it.

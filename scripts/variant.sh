@@ -101,15 +101,11 @@ import() {
 # fails, one line naming its files and hunks; loud, patch's whole output
 # and the rejected hunks.
 check() {	# check quiet|loud PATCH...
-	local mode=$1 p f out
+	local mode=$1 p out
 	shift
 	rm -rf "$tmp/tree" "$tmp/rejects"
 	mkdir -p "$tmp/tree"
-	while read -r f; do
-		[ -f "$PRISTINE_TREE/$f" ] || continue
-		mkdir -p "$tmp/tree/$(dirname "$f")"
-		cp "$PRISTINE_TREE/$f" "$tmp/tree/$f"
-	done < <(patched_paths /dev/null "$@")
+	copy_patched_files "$PRISTINE_TREE" "$tmp/tree" "$@"
 	for p in "$@"; do
 		if ! out=$(apply_patch "$tmp/tree" "$p" "$tmp/rejects"); then
 			if [ "$mode" = quiet ]; then
