@@ -515,7 +515,7 @@ static void print_census(const struct caller *c, size_t ncallers, const char **a
 /* The answer in words, per base: which cleanups came out clean at every
  * failure point on the baseline, which did not and how, what the
  * variants change, and how many callers to fix. */
-static void print_answer(const struct caller *c, size_t ncallers, const char **arms, size_t narms,
+static void print_reply(const struct caller *c, size_t ncallers, const char **arms, size_t narms,
 			 const char **bases, size_t nbases, const char **names, size_t npatterns,
 			 const char *baseline)
 {
@@ -607,7 +607,7 @@ void print_errpaths_answer(void)
 	arm_variant(opt.baseline, var, sizeof(var));
 	if (ncallers)
 		print_census(callers, ncallers, arms, narms, bases, nbases, var);
-	print_answer(callers, ncallers, arms, narms, bases, nbases, names, npatterns, var);
+	print_reply(callers, ncallers, arms, narms, bases, nbases, names, npatterns, var);
 	free(callers);
 	free(arms);
 	free(bases);
