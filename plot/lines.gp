@@ -18,9 +18,9 @@ nv = words(variants)
 
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
-		set terminal pngcairo size 560*np,460 font "sans,10" dashed
+		set terminal pngcairo size 560*np+160,460 font "sans,10" dashed
 	} else {
-		set terminal svg size 560*np,460 font "sans,10" dashed
+		set terminal svg size 560*np+160,460 font "sans,10" dashed
 	}
 	set output out . "." . fmt
 	set multiplot layout 1,np title title noenhanced
@@ -30,7 +30,9 @@ do for [fmt in "png svg"] {
 		if (word(logy, m) eq "1") { set logscale y; set autoscale y } else { unset logscale y; set yrange [0:*] }
 		set xlabel xlabel
 		set ylabel ylabel
-		set key top left noenhanced
+		# one key, beside the last panel: inside the axes it hid the
+		# lines that end high
+		if (m == np) { set key outside right top vertical noenhanced } else { unset key }
 		set grid
 		set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 		plot for [v = 1:nv] data index ((m - 1) * nv + v - 1) \

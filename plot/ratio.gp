@@ -25,14 +25,15 @@ do for [fmt in "png svg"] {
 		set terminal svg size 480*np,260*nv+60 font "sans,9" dashed
 	}
 	set output out . "." . fmt
-	set multiplot layout nv,np title title noenhanced
+	# the band's key once, in the title: a key in each panel hid points
+	set multiplot layout nv,np title title . "; grey: the A/A band" noenhanced
 	do for [v = 1:nv] {
 		do for [m = 1:np] {
 			set title word(variants, v) . " / " . baseline . ": " . word(panels, m) noenhanced
 			if (logx) { set logscale x } else { unset logscale x; set xtics 1 }
 			set xlabel xlabel
 			set ylabel "ratio of medians" noenhanced
-			set key top left noenhanced
+			unset key
 			set grid
 			set offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1
 			set style fill transparent solid 0.25 noborder
