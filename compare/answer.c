@@ -137,6 +137,7 @@ static void write_answer(FILE *out, const struct answer *a, const char *variant,
 		fprintf(out, "%s %zu known failure%s passed", a->xfail ? ", and" : ";", a->xpass,
 			a->xpass == 1 ? "" : "s");
 	fprintf(out, ".");
+	write_boot_failures(out, variant);
 }
 
 /* What a patch that takes a lock off a path did, where no metric of the
@@ -227,14 +228,38 @@ void print_lead(FILE *out, const struct comparison *c, size_t n, int md)
 void print_answers(FILE *out, const struct comparison *c, size_t n, int md)
 {
 	struct paragraph p;
-	size_t i;
+	const char **not_booted, *arm;
+	size_t i, nnot = not_booted_arms(&not_booted);
+	const json_t *fail;
+	FILE *f;
 
 	paragraph(out, md ? 0 : 78, "", "",
 		  "Against %s (a -> b: %s's median of boots, then the variant's):%s",
 		  opt.baseline, opt.baseline, md ? "\n\n" : "");
+	/* the baseline's and the A/A control's boots that failed */
+	json_object_foreach(in->nmetas ? json_object_get(in->metas[0].doc, "failures") : NULL, arm, fail) {
+		if (reported_arm(arm) || is_walk_prefix(arm))
+			continue;
+		f = paragraph_begin(&p, out, md ? 0 : 78, "", "  ");
+		if (did_not_boot(arm)) {
+			write_did_not_boot(f, arm, md);
+		} else {
+			fprintf(f, md ? "- **%s** (%s):" : "%s (%s):", arm,
+				strcmp(arm, opt.baseline) ? "the A/A control" : "the baseline");
+			write_boot_failures(f, arm);
+			fprintf(f, md ? "\n" : "");
+		}
+		paragraph_end(&p);
+	}
 	for (i = 0; i < in->nvariants; i++)
 		if (is_reported(in->variants[i]))
 			print_answer_of(out, md ? 0 : 78, c, n, in->variants[i], md, 1);
+	/* the variants that did not boot: their first complaint */
+	for (i = 0; i < nnot; i++) {
+		write_did_not_boot(paragraph_begin(&p, out, md ? 0 : 78, "", "  "), not_booted[i], md);
+		paragraph_end(&p);
+	}
+	free(not_booted);
 	if (md)
 		fputc('\n', out);
 	print_selftest_outcome(paragraph_begin(&p, out, md ? 0 : 78, "", ""));

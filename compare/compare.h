@@ -310,6 +310,28 @@ void write_mode_note(FILE *f);
 /* One variant's answer, without its change in kind, wrapped to @width. */
 void print_answer(FILE *out, int width, const struct comparison *c, size_t n, const char *variant);
 
+/* failures.c: meta.json's failures, the boots whose kernel failed
+ * (scripts/merge.sh), by arm */
+const json_t *arm_failures(const char *arm);
+/* Every timing boot of @arm failed: it has no rows, no verdicts. */
+int did_not_boot(const char *arm);
+/* is_reported, and not an A/A control by meta.json (one that has no
+ * rows is not aa_arm) */
+int reported_arm(const char *arm);
+/* The arms the first screen reports on that did not boot, in the
+ * run's order, in *out (to free). */
+size_t not_booted_arms(const char ***out);
+/* "ARM: did not boot: <first complaint line> (<function>). An oops on
+ * 2 of 2 boots, ...", unwrapped */
+void write_did_not_boot(FILE *out, const char *arm, int md);
+/* Sentences on an arm that booted: how many of its timing boots
+ * failed and why, its other boots that failed; nothing where none. */
+void write_boot_failures(FILE *out, const char *arm);
+/* Did a boot of the run fail because of its kernel? */
+int any_boot_failed(void);
+/* The lines of a variant's block that say why it did not boot. */
+void print_did_not_boot_block(FILE *scr, const char *arm, int md);
+
 /* join.c: compare --join, the join of two runs (AGAINST): RUN's rows
  * and meta.json with OTHER's arm @baseline as <baseline>@<name>, in
  * RUN/against-<name>/. */

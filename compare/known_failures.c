@@ -110,7 +110,8 @@ void print_selftest_outcome(FILE *out)
 	size_t j, k;
 
 	read_all_outcomes();
-	fprintf(out, "Selftest (first on every boot): every case passed on every boot of every arm");
+	fprintf(out, "Selftest (first on every boot): every case passed on every boot of every arm%s",
+		any_boot_failed() ? " but the boots that failed (above)" : "");
 	if (noutcomes)
 		fprintf(out, " but the known failures (patches/*/known-failures):");
 	for (k = 0; k < noutcomes; k++) {

@@ -425,12 +425,13 @@ static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t
 			   size_t max_kind)
 {
 	char *text = NULL;
-	size_t len = 0, i, j;
+	const char **not_booted;
+	size_t len = 0, i, j, nnot = not_booted_arms(&not_booted);
 	FILE *scr = xmemstream(&text, &len);
 
 	for (i = 0; i < in->nvariants && !is_reported(in->variants[i]); i++)
 		;
-	if (i < in->nvariants)
+	if (i < in->nvariants || nnot)
 		paragraph(scr, md ? 0 : 78, "", "",
 			  "Per variant, the headline metrics that changed, largest first: verdict, k/m params, the range of the change, [%s], rule; then the rest.%s",
 			  deterministic ? "the largest's at its lowest..highest boot" :
@@ -444,6 +445,15 @@ static char *variant_blocks(const struct comparison *c, size_t n, int md, size_t
 		print_changes(scr, c, n, in->variants[i], max_changes, max_kind);
 		fprintf(scr, md ? "```\n\n" : "\n");
 	}
+	/* a variant that did not boot: why, in place of its changes */
+	for (i = 0; i < nnot; i++) {
+		print_variant_heading(scr, not_booted[i], md);
+		if (md)
+			fprintf(scr, "```\n");
+		print_did_not_boot_block(scr, not_booted[i], md);
+		fprintf(scr, md ? "```\n\n" : "\n");
+	}
+	free(not_booted);
 	for (i = 0, j = 0; i < n; i++)
 		j += !strcmp(c[i].verdict, "missing");
 	if (j)
@@ -782,6 +792,19 @@ int is_matrix_row(const struct comparison *c, size_t n, const struct decl *d)
 	return d->family == HEADLINE && i < n;
 }
 
+/* A headline metric of the baseline's rows: a row of the matrix where
+ * only variants that did not boot would have a cell in it. */
+static int baseline_measured(const struct decl *d)
+{
+	size_t i;
+
+	for (i = 0; i < in->ngroups; i++)
+		if (in->groups[i].decl == d && d->family == HEADLINE &&
+		    !strcmp(in->groups[i].variant, opt.baseline))
+			return 1;
+	return 0;
+}
+
 /* The matrix of the first screen, as lkp's ncompare and mmtests'
  * compare tables lead: a row per headline metric, a column per variant
  * (numbered in text, MATRIX_COLUMNS at a time so that it fits 78
@@ -790,15 +813,20 @@ int is_matrix_row(const struct comparison *c, size_t n, const struct decl *d)
 #define MATRIX_CELL 17
 static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md)
 {
-	const char *cols[64];
-	size_t ncols = 0, i, j, k, from, len;
+	const char *cols[64], **not_booted;
+	size_t ncols = 0, i, j, k, from, len, nnot = not_booted_arms(&not_booted);
 	char cell[96], row[512];
 
 	for (i = 0; i < in->nvariants && ncols < 64; i++)
 		if (is_reported(in->variants[i]))
 			cols[ncols++] = in->variants[i];
-	if (!ncols)
+	/* a variant that did not boot has a column that says so */
+	for (i = 0; i < nnot && ncols < 64; i++)
+		cols[ncols++] = not_booted[i];
+	if (!ncols) {
+		free(not_booted);
 		return;
+	}
 	paragraph(scr, md ? 0 : 78, "", "", "Headline metrics against %s: %s%s", opt.baseline,
 		  MATRIX_LEGEND, md ? "\n\n" : "");
 	if (!md) {
@@ -814,12 +842,15 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 
 		/* the header, then a row per headline metric that was measured */
 		for (j = 0; j <= ndecls; j++) {
-			if (j && !is_matrix_row(c, n, &decls[j - 1]))
+			if (j && !is_matrix_row(c, n, &decls[j - 1]) &&
+			    !(nnot && baseline_measured(&decls[j - 1])))
 				continue;
 			len = (size_t)snprintf(row, sizeof(row), md ? "| %s |" : "  %-21s",
 					       j ? decls[j - 1].name : md ? "metric" : "");
 			for (k = from; k < to && len < sizeof(row); k++) {
-				if (j)
+				if (j && did_not_boot(cols[k]))
+					snprintf(cell, sizeof(cell), "did not boot");
+				else if (j)
 					matrix_cell(cell, sizeof(cell), c, n, decls[j - 1].name, cols[k]);
 				else if (md)
 					snprintf(cell, sizeof(cell), "%s%s", cols[k], race_mark(cols[k]));
@@ -840,6 +871,7 @@ static void print_matrix(FILE *scr, const struct comparison *c, size_t n, int md
 		}
 	}
 	fprintf(scr, "\n");
+	free(not_booted);
 }
 
 /* Each variant's first change in kind, under a heading, where any has
@@ -1144,7 +1176,8 @@ static void print_row_md(const struct comparison *x)
 /* Every comparison, per variant and metric. */
 void print_tables(const struct comparison *c, size_t n, int md)
 {
-	size_t i, j, k;
+	const char **not_booted;
+	size_t i, j, k, nnot = not_booted_arms(&not_booted);
 
 	printf(md ? "## All comparisons\n\n" : "All comparisons\n");
 	for (i = 0; i < in->nvariants; i++) {
@@ -1190,4 +1223,9 @@ void print_tables(const struct comparison *c, size_t n, int md)
 		}
 		printf("\n");
 	}
+	for (i = 0; i < nnot; i++)
+		printf(md ? "### %s against %s\n\nDid not boot (above): no rows.\n\n" :
+			    "\n%s against %s: did not boot (above), no rows\n\n", not_booted[i],
+		       opt.baseline);
+	free(not_booted);
 }

@@ -3,7 +3,10 @@
 # interleaved (round 1: A B C, round 2: A B C, ...), and file the run under
 # RESULTS_DIR/<run-id>/ as DESIGN.md describes.  A run becomes
 # RESULTS_DIR/latest only when every boot of it succeeded, but for a
-# walk's prefix (WALK=1), which is left out as not bisectable.
+# walk's prefix (WALK=1), which is left out as not bisectable, and a
+# boot whose kernel failed (a panic, a hang, its selftest), a finding
+# the report gives (scripts/merge.sh; a baseline that did not boot
+# fails the run).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

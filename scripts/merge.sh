@@ -11,6 +11,13 @@
 # A walk's prefix (WALK=1) with a failed unit is not bisectable there:
 # none of its rows are joined, meta.json's walk says why, and the run
 # does not fail for it (docs/walk.md).
+# A unit whose kernel failed (its failure.json, scripts/unit.sh) is a
+# finding, not a failed run: meta.json's failures records it by arm,
+# an arm whose every timing boot failed so "did not boot", and the run
+# is complete for the others, its report made, unless the baseline did
+# not boot (nothing to compare against).  A unit that failed for the
+# rig (no failure.json: QEMU killed, a host step) leaves the run
+# incomplete, as one that did not finish does.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -52,6 +59,9 @@ unit_failure() {	# unit_failure UNIT
 		echo "its selftest failed ($cases) in $1"
 	elif [ -f "$dir/qemu-signal" ]; then
 		echo "$1 stopped: its QEMU was killed by signal $(cat "$dir/qemu-signal") from outside the rig (serial.log)"
+	elif [ -f "$dir/failure.json" ]; then
+		jq -r --arg u "$1" '"its kernel failed in \($u), \(.kind)\(if .function then " in \(.function)" else "" end): \(.line)"' \
+			"$dir/failure.json"
 	else
 		case $status in
 		124) echo "$1 hung (no power-off within BOOT_TIMEOUT)" ;;
@@ -112,9 +122,67 @@ if [ ${#prefix[@]} -gt 0 ]; then
 			jq -n --arg a "$arm" --arg r "${not_bisectable[$arm]}" '{($a): $r}'; done | jq -s 'add // {}')"
 fi
 
+# The kernels' failures, by arm: a finding each, recorded in meta.json
+# (failures) at every merge, so that what a resume booted again is
+# recorded too; a unit that failed for the rig fails the run.  An arm
+# whose every timing boot failed so did not boot: the report gives its
+# first complaint instead of its figures, and, where it is the
+# baseline, there is nothing to compare against.
+rig=() findings=() timing_phases=()
+declare -A timing=() boots=()
+# the timing boots: the phases booted in rounds (scripts/phases.def)
+for p in $(phase_names); do
+	[ "$(phase_load "$p" && echo "$PHASE_BOOTS")" != rounds ] || { timing_phases+=("$p"); timing[$p]=1; }
+done
+for u in "${units[@]}"; do
+	[ -z "${timing[${phase[$u]}]:-}" ] || boots[${u%%/*}]=$(( ${boots[${u%%/*}]:-0} + 1 ))
+	if [ "${state[$u]}" = failed ] && [ -f "$run/$u/failure.json" ]; then findings+=("$u"); fi
+done
+for u in "${failed[@]}"; do [ -f "$run/$u/failure.json" ] || rig+=("$u"); done
+known=$(kernel_failures "$run")
+failures=$(for u in "${findings[@]}"; do
+	jq -c --arg unit "$u" --arg phase "${phase[$u]}" --argjson times "$(times_failed "$run" "$u" "$known")" \
+		--argjson timing "$([ -n "${timing[${phase[$u]}]:-}" ] && echo true || echo false)" \
+		'{unit: $unit, phase: $phase} + . + {times: $times, settled: ($times >= 2), timing: $timing}' \
+		"$run/$u/failure.json"
+done | jq -cs --argjson order "$(json_array "${units[@]}")" \
+	--argjson boots "$(for a in "${!boots[@]}"; do jq -n --arg a "$a" --argjson n "${boots[$a]}" '{($a): $n}'; done | jq -s 'add // {}')" '
+	map(. + {arm: (.unit | split("/")[0])}) | sort_by(.unit as $u | $order | index([$u]))
+	| reduce .[] as $f ({}; .[$f.arm] += [$f])
+	| with_entries(.key as $a | .value |= (([.[] | select(.timing)] | length) as $failed
+		| { did_not_boot: ($failed > 0 and $failed == ($boots[$a] // 0)), boots: ($boots[$a] // 0),
+		    failed: $failed, units: map(del(.arm, .timing)) }))')
+meta_set_failures "$run" "$failures"
+# the baseline's arm, on the first base (none in a run against another's)
+baseline=$(jq -r '(.baseline // "") as $b | (.bases[0].key // "") as $k | .variants
+	| if has($b) then $b elif has($b + ":" + $k) then $b + ":" + $k else "" end' "$run/meta.json")
+# what the log says of each (a walk's prefix's: its walk's "not bisectable", above)
+while IFS= read -r line; do log "$line"; done < <(jq -r --argjson rounds "$(json_array "${timing_phases[@]}")" \
+	--argjson prefixes "$(json_array "${!not_bisectable[@]}")" --arg baseline "$baseline" '
+	def what: "\(.kind)\(if .function then " in \(.function)" else "" end): \(.line)\(if .settled then
+		"; the same \(.times) times, make resume boots it no more" else "" end)";
+	to_entries[] | select(.key as $k | $prefixes | index([$k]) | not)
+	| select(.key != $baseline or (.value.did_not_boot | not)) | .key as $arm | .value as $a
+	| ([$a.units[] | select(.phase as $p | $rounds | index([$p]))]) as $timing
+	| if $a.did_not_boot then
+		"\($arm) did not boot: \($a.failed) of \($a.boots) timing boots failed, \($timing[0] | what); a finding: the run goes on without it"
+	  else
+		(if $a.failed > 0 then
+			"\($arm): \($a.failed) of \($a.boots) timing boots failed, \($timing[0] | what); a finding: its figures come from the other \($a.boots - $a.failed)"
+		 else empty end),
+		($a.units[] | select(.phase as $p | $rounds | index([$p]) | not) | "\(.unit): its kernel failed, \(what); a finding")
+	  end' <<< "$failures")
+
+# A baseline that did not boot leaves nothing to compare against: the
+# run fails, saying so, its arms' units kept.
+if [ -n "$baseline" ] && jq -e --arg b "$baseline" '.[$b].did_not_boot == true' <<< "$failures" > /dev/null; then
+	echo failed > "$run/status"
+	die "run $(basename "$run") cannot be compared: its baseline $baseline did not boot, $(jq -r --arg b "$baseline" --arg run "$run" '.[$b]
+		| "\(.failed) of \(.boots) timing boots failed, \(.units[0].kind)\(if .units[0].function then " in \(.units[0].function)" else "" end): \(.units[0].line); there is nothing to compare its other arms against; '"'"'latest'"'"' not updated; \(if all(.units[]; .settled) then "it failed the same way twice or more, make resume boots it no more" else "make resume RUN=\($run) boots it again" end)"' <<< "$failures")"
+fi
 reasons=()
-for u in "${failed[@]}"; do reasons+=("$(unit_failure "$u")"); done
-[ ${#failed[@]} = 0 ] || fail_run "incomplete, failed boots: $(semicolons "${reasons[@]}")"
+for u in "${rig[@]}"; do reasons+=("$(unit_failure "$u")"); done
+[ ${#rig[@]} = 0 ] || fail_run "incomplete, failed boots: $(semicolons "${reasons[@]}")"
 echo complete > "$run/status"
 ln -sfn "$(basename "$run")" "$(dirname "$run")/latest"
 log "merged ${#units[@]} units of $run"

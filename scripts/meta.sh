@@ -8,6 +8,8 @@
 #                                    are built and before any boot
 #   meta_set_not_bisectable RUN ...  make merge: why each booted prefix
 #                                    of a walk is left out, or null
+#   meta_set_failures RUN ...        make merge: the kernels' failures,
+#                                    by arm
 #   meta_add_sitting RUN ...         make resume: a sitting, the units it ran
 # and meta_write_comparable FILE writes, for make bench AGAINST=, what
 # join_refusal compares of a run before any kernel is built (a scratch
@@ -251,6 +253,17 @@ meta_set_bisection() {	# meta_set_bisection RUN BISECTION
 meta_set_not_bisectable() {	# meta_set_not_bisectable RUN BOOTED REASONS
 	meta_update "$1" --argjson booted "$2" --argjson reasons "$3" \
 		'.walks[].steps[] |= (.arm as $a | if $booted | index([$a]) then .not_bisectable = ($reasons[$a] // null) else . end)'
+}
+
+# make merge: FAILURES (a JSON object by arm: its units whose kernel
+# failed, docs/meta-json.md) as failures, before bisection and sittings,
+# or no failures where it is empty (a resume booted them again).
+meta_set_failures() {	# meta_set_failures RUN FAILURES
+	meta_update "$1" --argjson f "$2" '
+		def last: .key == "bisection" or .key == "sittings";
+		to_entries | map(select(.key != "failures"))
+		| map(select(last | not)) + (if $f == {} then [] else [{key: "failures", value: $f}] end) + map(select(last))
+		| from_entries'
 }
 
 # make bench AGAINST=: this run's settings, facts and base, as meta.json

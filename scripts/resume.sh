@@ -10,7 +10,10 @@
 # one changed.  A unit that failed is run again only here, on the user's
 # word: its earlier attempt moves to <unit>/attempt-<k>/, its new ran.json
 # counts the attempt, and meta.json's "sittings" lists the units each
-# resume ran, which the report's first lines name.
+# resume ran, which the report's first lines name.  A unit whose kernel
+# failed the same way twice in the run (lib.sh unit_settled: two of its
+# boots, or a boot and its attempt again) is not booted again: that
+# failure is a finding, which the merge keeps and the report gives.
 set -euo pipefail
 # The report is against the run's own baseline unless one is given.
 baseline_given=${BASELINE:-}
@@ -36,15 +39,24 @@ fi
 BASELINE=${baseline_given:-$(jq -r '.baseline // "stock"' "$run/meta.json")}
 
 mapfile -t units < "$run/units.list"
-pending=()
+pending=() settled=()
+known=$(kernel_failures "$run")
 for u in "${units[@]}"; do
-	[ "$(unit_state "$run/$u")" = finished ] || pending+=("$u")
+	if unit_settled "$run" "$u" "$known"; then
+		settled+=("$u ($(jq -r .signature "$run/$u/failure.json"), $(times_failed "$run" "$u" "$known") times)")
+	elif [ "$(unit_state "$run/$u")" != finished ]; then
+		pending+=("$u")
+	fi
 done
+[ ${#settled[@]} = 0 ] ||
+	log "not booted again, their kernels failed the same way twice or more (a finding the report gives): $(semicolons "${settled[@]}")"
 # A complete run may still have failed units: a walk's prefix that was
-# not bisectable (docs/walk.md), whose boot the user may run again.
+# not bisectable (docs/walk.md), an arm whose kernel failed, whose boots
+# the user may run again.
 if [ ${#pending[@]} = 0 ]; then
-	[ "$status" != complete ] || die "run $(basename "$run") is complete: nothing to resume"
-	log "every unit of $(basename "$run") finished (status $status); merging them again"
+	[ "$status" != complete ] ||
+		die "run $(basename "$run") is complete: nothing to resume${settled[*]:+ (the failures of its kernels are settled, above)}"
+	log "every unit of $(basename "$run") finished or failed for its kernel (status $status); merging them again"
 fi
 
 # What each pending unit would run with here, against its plan, before

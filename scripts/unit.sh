@@ -13,9 +13,18 @@
 # meta.json again.  Then the boot (scripts/boot.sh), the host's step of
 # its phase (scripts/phases.def: trace_rows, pmu_rows or fault-check),
 # `failed` with the status if it failed, and the wall time in `seconds`,
-# last.  A unit whose folder cannot be written (a full disk) is not
-# booted, or, where that stopped its boot, left without `seconds`: one
-# that did not finish, which make resume runs again.
+# last.  A boot that failed because of its kernel (a panic, an oops, a
+# warning, a hang, its selftest or another step of the guest) leaves
+# failure.json before `failed` (lib.sh failure_json: the kind, the
+# kernel's first complaint line and the function it came from, the
+# signature), and prints that line and its call trace: a finding,
+# which merge.sh reports, and which make resume boots again only until
+# the kernel has failed the same way twice.  A failed unit without
+# failure.json failed for the rig (QEMU killed from outside, a host
+# step), and make resume runs it again.  A unit whose folder cannot be
+# written (a full disk) is not booted, or, where that stopped its boot,
+# left without `seconds`: one that did not finish, which make resume
+# runs again.
 #   scripts/unit.sh RUN INDEX
 # runs the unit on line INDEX + 1 of RUN/units.list (a Slurm array task).
 set -euo pipefail
@@ -29,7 +38,7 @@ set -a
 set +a
 . "$(dirname "$0")/lib.sh"
 
-rm -f "$unit_dir/failed" "$unit_dir/seconds"
+rm -f "$unit_dir/failed" "$unit_dir/seconds" "$unit_dir/failure.json"
 # A unit that cannot keep what it boots is not booted: it stays one that
 # did not finish, for make resume.
 why=$(write_refusal "$unit_dir")
@@ -76,6 +85,7 @@ t=$(date +%s)
 rc=0 check=0
 rm -f "$unit_dir/samples.csv"
 "$RIG_ROOT/scripts/boot.sh" "$UNIT_KERNEL" "$unit_dir" "$UNIT_PHASE" || rc=$?
+boot_rc=$rc
 # The phase's step on the host (scripts/phases.def's rows), after a boot
 # that succeeded, or one that failed and left rows where the phase keeps
 # them (the fault boot's check then names what broke): trace_rows adds
@@ -106,6 +116,20 @@ if [ -n "$why" ]; then
 	exit 1
 elif [ $rc = 0 ]; then
 	log "$UNIT_LABEL: $UNIT_ARM done in ${t}s"
+	finish 0 "$t"
+fi
+# Why the kernel failed, where it did (boot.sh printed the console's
+# tail): the first complaint and the call trace, which a tail of 25
+# lines often starts after.
+failure=$(failure_json "$unit_dir" "$boot_rc") ||
+	{ failure=; log "$UNIT_LABEL: $UNIT_ARM: its serial log could not be read for the kernel's complaint"; }
+if [ -n "$failure" ]; then
+	echo "$failure" > "$unit_dir/failure.json"
+	trace=$(serial_failure "$unit_dir/serial.log" trace)
+	if [ -n "$trace" ]; then
+		printf '%s\n' "--- the kernel's first complaint and its call trace ($unit_dir/serial.log) ---" "$trace" >&2
+	fi
+	log "$UNIT_LABEL: $UNIT_ARM FAILED (status $rc) after ${t}s, a finding of its kernel: $(jq -r '"\(.kind)\(if .function then " in \(.function)" else "" end): \(.line)"' <<< "$failure"); log: $unit_dir/serial.log"
 else
 	log "$UNIT_LABEL: $UNIT_ARM FAILED (status $rc) after ${t}s; log: $unit_dir/serial.log"
 fi

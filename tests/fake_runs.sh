@@ -19,8 +19,11 @@
 #           patches (in OUT/patches) whose cdev_add_ns at n=100 is
 #           three times stock's from patch 5 on
 #   *-bisect-skip  the same, but the boot of patches 1-4 fails
+#   *-nb    stock and cdev-hash on 6.1, 1 boot, cdev-hash's an oops
+#           (tests/kernel-failures/oops-6.1.log): a run complete without
+#           it, which make resume boots again, the same oops again
 #   tests/fake_runs.sh SCRIPTS OUT RUN...
-# makes the runs named (all, old, new, bisect) alone; "none" makes no
+# makes the runs named (all, old, new, bisect, nb) alone; "none" makes no
 # run, only the copy of the rig (OUT/rig), its stand-ins and OUT/build.
 # Each script's output goes to OUT/log.  tests/test_46_meta_schema.sh
 # reads the meta.json files these runs write, test_47 the bisect runs;
@@ -81,7 +84,8 @@ KERNEL
 # boot.sh KERNEL UNIT_DIR PHASE: a timing boot's rows (cdev_add_ns, the
 # same for every arm but steps~5 to steps~7 and steps, three times
 # slower at n=100), a fault boot's (fail_handled); fails for each
-# ARM/UNIT in FAKE_BOOT_FAILS.
+# ARM/UNIT in FAKE_BOOT_FAILS, and with a 6.1 oops in its serial log
+# for each in FAKE_BOOT_OOPS.
 cat > "$rig/scripts/boot.sh" <<'BOOT'
 #!/bin/bash
 # stand-in for scripts/boot.sh (tests/fake_runs.sh)
@@ -91,6 +95,10 @@ unit=$(basename "$(dirname "$dir")")/$(basename "$dir")
 printf '0.50\tinit: variant %s\n1.00\tinit: powering off\n' "$1" > "$dir/steps.tsv"
 echo "fake boot of $1" > "$dir/serial.log"
 [[ " ${FAKE_BOOT_FAILS:-} " != *" $unit "* ]] || exit 125
+if [[ " ${FAKE_BOOT_OOPS:-} " = *" $unit "* ]]; then
+	cat "$FAKE_KERNEL_FAILURES/oops-6.1.log" >> "$dir/serial.log"
+	exit 125
+fi
 {
 	"$BUILD_DIR/bin/rows" header
 	if [ "$phase" = fault ]; then
@@ -129,7 +137,7 @@ GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
 find "$tree" -path "$tree/.git" -prune -o -exec touch -d 2026-01-01T00:00:00Z {} +
 
 export PATH=$out/bin:$PATH RESULTS_DIR=$out/results BUILD_DIR=$out/build MODE=icount \
-	BOOTS=1 PMU=0 RACE=0 BOOT_JOBS=1 EXECUTOR=local
+	BOOTS=1 PMU=0 RACE=0 BOOT_JOBS=1 EXECUTOR=local FAKE_KERNEL_FAILURES=$root/tests/kernel-failures
 unset AGAINST BASE BASES VARIANTS BASELINE FAULTS AA WALK LABEL RUN QUICK
 : > "$out/log"
 run() { echo "# $*" >> "$out/log"; "$@" >> "$out/log" 2>&1; }
@@ -137,7 +145,7 @@ fails() { ! run "$@" || { echo "fake_runs.sh: '$*' did not fail (log: $out/log)"
 ok() { run "$@" || { echo "fake_runs.sh: '$*' failed (log: $out/log)" >&2; exit 1; }; }
 
 runs=" ${*:3} "
-[ "$runs" != "  " ] || runs=" all old new bisect "
+[ "$runs" != "  " ] || runs=" all old new bisect nb "
 if [[ $runs = *" all "* ]]; then
 	fails env BASES="6.1 $tree" VARIANTS="stock sysfs-cdev" AA=1 WALK=1 FAULTS=1 LABEL=all \
 		FAKE_KERNEL_FAILS="sysfs-cdev~2:$(cd "$rig" && MODE=icount bash -c '. scripts/lib.sh && base_key "$1"' - "$tree")" \
@@ -162,4 +170,8 @@ if [[ $runs = *" bisect "* ]]; then
 		BISECT="cdev_add_ns n=100" "$rig/scripts/bench.sh"
 	ok env VARIANTS="stock steps" FAULTS=0 BOOTS=2 LABEL=bisect-skip PATCHES_DIR="$out/patches" \
 		BISECT="cdev_add_ns n=100" FAKE_BOOT_FAILS="steps~4/boot-1" "$rig/scripts/bench.sh"
+fi
+if [[ $runs = *" nb "* ]]; then
+	ok env VARIANTS="stock cdev-hash" FAULTS=0 LABEL=nb FAKE_BOOT_OOPS=cdev-hash/boot-1 "$rig/scripts/bench.sh"
+	ok env RUN="$(ls -d "$RESULTS_DIR"/*-nb)" FAKE_BOOT_OOPS=cdev-hash/boot-1 "$rig/scripts/resume.sh"
 fi

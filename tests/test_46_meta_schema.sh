@@ -6,7 +6,8 @@
 # meta.json files of runs that the rig's own scripts make, kernels and
 # boots stood in (tests/fake_runs.sh): two bases (a package and a tree),
 # AA, WALK and FAULTS, a prefix that does not build and one whose boot
-# fails, a resume, and a run against another (AGAINST).  Then the check
+# fails, a resume, a run against another (AGAINST), and one whose
+# variant did not boot, resumed (failures).  Then the check
 # is shown to fail: a row left out, a row of a key never written, a
 # wrong type.
 . "$(dirname "$0")/lib.sh"
@@ -16,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fake=$(fake_runs "$tmp/fake")
 mapfile -t metas < <(find "$fake/results" -name meta.json | sort)
-[ ${#metas[@]} = 6 ] || fail "the fake runs left ${#metas[@]} meta.json files, not 6: ${metas[*]}"
+[ ${#metas[@]} = 7 ] || fail "the fake runs left ${#metas[@]} meta.json files, not 7: ${metas[*]}"
 
 # The fake runs reached every writer: the plan's and the merge's reasons
 # a prefix is not bisectable, a resume's sitting, a join.
@@ -28,6 +29,10 @@ jq -e '[.walks[].steps[].not_bisectable | strings] as $r
 joined=$(ls -d "$fake"/results/*-new/against-*)
 jq -e '.against.variant == "stock" and (.variants | keys_unsorted[0] | endswith("-old"))' \
 	"$joined/meta.json" > /dev/null || fail "the join's meta.json is not one: $(jq -c .against "$joined/meta.json")"
+nb=$(ls -d "$fake"/results/*-nb)
+jq -e '.failures | keys == ["cdev-hash"] and .["cdev-hash"].did_not_boot and
+	(.["cdev-hash"].units[0] | .function == "kobj_lookup" and .times == 2 and .settled)' "$nb/meta.json" > /dev/null ||
+	fail "the run whose variant did not boot has no failures in meta.json: $(jq -c .failures "$nb/meta.json")"
 echo "fake runs: plan, merge, resume and join wrote ${#metas[@]} meta.json files"
 
 # What runs once: the plugin's calibration on the baseline's pmu boot,
@@ -56,11 +61,11 @@ done
 echo "run once: the calibration on stock's pmu boot alone, no side missing; the traced pass on boot 1 alone"
 
 # "KEY<TAB>TYPE" of every member of every object in the files, an array's
-# elements as [], an arm's name under variants as *.
+# elements as [], an arm's name under variants and failures as *.
 written() {	# written META...
 	jq -r 'paths as $p | select($p[-1] | type == "string")
 		| ($p | to_entries | map(if (.value | type) == "number" then "[]"
-			elif .key == 1 and $p[0] == "variants" then ".*"
+			elif .key == 1 and ($p[0] == "variants" or $p[0] == "failures") then ".*"
 			elif .key == 0 then .value else "." + .value end) | join("")) as $k
 		| "\($k)\t\(getpath($p) | type)"' "$@" | sort -u
 }
