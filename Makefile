@@ -2,7 +2,7 @@
 # without KVM (docs/measurements.md).  A bare make prints this (make help).
 #   make help        this list; starts nothing
 #   make bench       * set up, build the kernels, boot, measure, report:
-#                    ~40 min (kernels built; ~17 min more from no ccache)
+#                    ~16 min (kernels built; ~17 min more from no ccache)
 #   make check       * the host tests, no kernel built, no boot: ~3 min
 #                    beside a make test (make deps TIER=check: theirs)
 #   make test        * make check, then the kernel tests (smoke runs on
