@@ -12,7 +12,8 @@
 #   repetitions (one repetition may take icount time in which no
 #   instruction ran: README);
 # - pingpong (one line two threads write in turn): 1 shared line and 1
-#   transfer per operation, within 5%;
+#   transfer per operation (the least repetition: the host adds, never
+#   removes), within 5%;
 # - the shared lines do not depend on how QEMU interleaves the vCPUs:
 #   stock's share boot again with a thread per vCPU (PMU_INTERLEAVE=multi,
 #   as many vCPUs as threads: more would wait for this host's cores) gives
@@ -84,8 +85,10 @@ check_plugin_run() {
 
 	# Lines shared in lockstep repeat exactly: each repetition.  Transfers
 	# run free, outside icount: a timer tick by the host's clock or a
-	# migration now and then adds one (a repetition of CI's read 1.060), so
-	# their median.
+	# migration now and then adds one, never takes one away (CI read
+	# 1.060 once; a loaded host here 1.000 to 1.410 over five), so their
+	# least: a plugin that missed or doubled transfers would be off there
+	# too.
 	values=$(value_rows shared_lines_per_op "bench=pingpong,threads=2,sched=lockstep")
 	[ -n "$values" ] || fail "pingpong: no shared_lines_per_op rows (sched=lockstep)"
 	for v in $values; do
@@ -93,9 +96,9 @@ check_plugin_run() {
 	done
 	values=$(value_rows transfers_per_op "bench=pingpong,threads=2,sched=free")
 	[ -n "$values" ] || fail "pingpong: no transfers_per_op rows (sched=free)"
-	v=$(median <<< "$values")
-	within "$v" 1 0.05 || fail "pingpong: $v transfers_per_op (median of $(echo $values)), want 1"
-	echo "calibration: pingpong shares one line and moves it once per operation (transfers: median $v, largest $(sort -g <<< "$values" | tail -1))"
+	v=$(sort -g <<< "$values" | head -1)
+	within "$v" 1 0.05 || fail "pingpong: $v transfers_per_op (the least of $(echo $values)), want 1"
+	echo "calibration: pingpong shares one line and moves it once per operation (transfers: least $v, median $(median <<< "$values"), largest $(sort -g <<< "$values" | tail -1))"
 
 	grep -qE '^stock,1,shared_line_per_op,"bench=open_cached,threads=2,sched=lockstep,site=cdev_lock\+0",0,1\.000,count$' \
 		"$samples" || fail "stock's cached opens do not share cdev_lock"
