@@ -6,7 +6,8 @@
 #   make check       * the host tests, no kernel built, no boot: ~3 min
 #                    beside a make test (make deps TIER=check: theirs)
 #   make test        * make check, then the kernel tests (smoke runs on
-#                    both bases, the plugin, Slurm): ~45 min
+#                    both bases, the plugin, Slurm): ~35 min on a clean
+#                    clone (CI), ~15 min with the kernels built
 #   make compare     the report of a run (RUN=, BASELINE=, AGAINST=): ~20 s
 #   make baseline    keep a run (RUN=) as a named baseline (SAVE=NAME): 1 s
 #   make posting     a variant's series as mails, with a cover letter of
