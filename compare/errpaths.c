@@ -202,6 +202,28 @@ static size_t fault_arms(const char ***arms, const char ***bases, size_t *nbases
 	return n;
 }
 
+/* What the run's fault boots ran: the arms that booted one, the bases
+ * among them and the patterns (systematic groups), in the run's order. */
+struct fault_runs {
+	const char **arms, **bases, **names;
+	size_t narms, nbases, npatterns;
+};
+
+static void load_fault_runs(struct fault_runs *r)
+{
+	r->npatterns = run_patterns(&r->names);
+	r->narms = fault_arms(&r->arms, &r->bases, &r->nbases);
+}
+
+static void free_fault_runs(struct fault_runs *r)
+{
+	free(r->arms);
+	free(r->bases);
+	while (r->npatterns--)
+		free((char *)r->names[r->npatterns]);
+	free(r->names);
+}
+
 /* An arm's fault boot, in a run: <arm>/<folder of the fault phase in
  * scripts/phases.def>-1, its one boot. */
 #define FAULT_BOOT "fault-1"
@@ -247,39 +269,38 @@ static void put_line(FILE *out, char *line)
 /* One table per base, and per as many of its variants as 78 columns
  * hold: a row per pattern, a column per variant, as wide as the longest
  * name or outcome. */
-static void print_table(FILE *out, const char **arms, size_t narms, const char **bases,
-			size_t nbases, const char **names, size_t npatterns)
+static void print_table(FILE *out, const struct fault_runs *r)
 {
-	const char **cols = xmalloc((narms + 1) * sizeof(*cols));
+	const char **cols = xmalloc((r->narms + 1) * sizeof(*cols));
 	char cell[64], var[64], line[512];
 	size_t b, i, p, c, from, ncols, len, width = 11, per_table;
 	int w;
 
-	for (i = 0; i < narms; i++) {
-		width = strlen(arm_variant(arms[i], var, sizeof(var))) > width ? strlen(var) : width;
-		for (p = 0; p < npatterns; p++)
-			if (strlen(outcome(arms[i], names[p], cell, sizeof(cell))) > width)
+	for (i = 0; i < r->narms; i++) {
+		width = strlen(arm_variant(r->arms[i], var, sizeof(var))) > width ? strlen(var) : width;
+		for (p = 0; p < r->npatterns; p++)
+			if (strlen(outcome(r->arms[i], r->names[p], cell, sizeof(cell))) > width)
 				width = strlen(cell);
 	}
 	w = (int)width;
 	per_table = (78 - 22) / (width + 1) ?: 1;
-	for (b = 0; b < nbases; b++) {
-		for (i = ncols = 0; i < narms; i++)
-			if (!strcmp(arm_base(arms[i]), bases[b]))
-				cols[ncols++] = arms[i];
-		fprintf(out, "  on %s:\n", bases[b]);
+	for (b = 0; b < r->nbases; b++) {
+		for (i = ncols = 0; i < r->narms; i++)
+			if (!strcmp(arm_base(r->arms[i]), r->bases[b]))
+				cols[ncols++] = r->arms[i];
+		fprintf(out, "  on %s:\n", r->bases[b]);
 		for (from = 0; from < ncols; from += per_table) {
 			len = snprintf(line, sizeof(line), "    %-18s", "pattern");
 			for (c = from; c < ncols && c < from + per_table && len < sizeof(line); c++)
 				len += snprintf(line + len, sizeof(line) - len, " %-*s", w,
 						arm_variant(cols[c], var, sizeof(var)));
 			put_line(out, line);
-			for (p = 0; p < npatterns; p++) {
-				len = snprintf(line, sizeof(line), "    %-18s", names[p]);
+			for (p = 0; p < r->npatterns; p++) {
+				len = snprintf(line, sizeof(line), "    %-18s", r->names[p]);
 				for (c = from; c < ncols && c < from + per_table && len < sizeof(line);
 				     c++)
 					len += snprintf(line + len, sizeof(line) - len, " %-*s", w,
-							outcome(cols[c], names[p], cell,
+							outcome(cols[c], r->names[p], cell,
 								sizeof(cell)));
 				put_line(out, line);
 			}
@@ -320,25 +341,24 @@ static const char *evidence(const char *arm, const char *pattern, char *buf, siz
 
 /* What was found where, a paragraph per pattern and evidence, naming the
  * arms that showed the same. */
-static void print_evidence(FILE *out, const char **arms, size_t narms, const char **names,
-			   size_t npatterns)
+static void print_evidence(FILE *out, const struct fault_runs *r)
 {
-	char *seen = xmalloc(narms), this[1024], other[1024];
+	char *seen = xmalloc(r->narms), this[1024], other[1024];
 	struct paragraph para;
 	size_t i, k, p;
 	FILE *f;
 
-	for (p = 0; p < npatterns; p++) {
-		memset(seen, 0, narms);
-		for (i = 0; i < narms; i++) {
-			if (seen[i] || !*evidence(arms[i], names[p], this, sizeof(this)))
+	for (p = 0; p < r->npatterns; p++) {
+		memset(seen, 0, r->narms);
+		for (i = 0; i < r->narms; i++) {
+			if (seen[i] || !*evidence(r->arms[i], r->names[p], this, sizeof(this)))
 				continue;
 			f = paragraph_begin(&para, out, 78, "    ", "      ");
-			fprintf(f, "%s on %s", names[p], arms[i]);
-			for (k = i + 1; k < narms; k++)
-				if (!strcmp(evidence(arms[k], names[p], other, sizeof(other)), this)) {
+			fprintf(f, "%s on %s", r->names[p], r->arms[i]);
+			for (k = i + 1; k < r->narms; k++)
+				if (!strcmp(evidence(r->arms[k], r->names[p], other, sizeof(other)), this)) {
 					seen[k] = 1;
-					fprintf(f, ", %s", arms[k]);
+					fprintf(f, ", %s", r->arms[k]);
 				}
 			fprintf(f, ": %s", this);
 			paragraph_end(&para);
@@ -347,35 +367,29 @@ static void print_evidence(FILE *out, const char **arms, size_t narms, const cha
 	free(seen);
 }
 
-static void write_section(FILE *out)
+static void write_section(FILE *out, const struct fault_runs *r)
 {
-	const char **arms, **bases, **names;
-	size_t narms, nbases, npatterns = run_patterns(&names);
-
-	narms = fault_arms(&arms, &bases, &nbases);
-	if (npatterns && narms) {
-		fprintf(out, "Cleanup after a failed cdev_add(): each pattern's outcome over every\n"
-			     "failure point of its systematic group (clean, or crash, abort, uaf, warn,\n"
-			     "leak, kept, left: docs/errpaths.md), per base and variant, one fault\n"
-			     "boot each\n");
-		print_table(out, arms, narms, bases, nbases, names, npatterns);
-		fprintf(out, "  where it was not clean:\n");
-		print_evidence(out, arms, narms, names, npatterns);
-	}
-	free(arms);
-	free(bases);
-	while (npatterns--)
-		free((char *)names[npatterns]);
-	free(names);
+	if (!r->npatterns || !r->narms)
+		return;
+	fprintf(out, "Cleanup after a failed cdev_add(): each pattern's outcome over every\n"
+		     "failure point of its systematic group (clean, or crash, abort, uaf, warn,\n"
+		     "leak, kept, left: docs/errpaths.md), per base and variant, one fault\n"
+		     "boot each\n");
+	print_table(out, r);
+	fprintf(out, "  where it was not clean:\n");
+	print_evidence(out, r);
 }
 
 void print_errpaths(int md)
 {
+	struct fault_runs r;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = xmemstream(&text, &len);
 
-	write_section(f);
+	load_fault_runs(&r);
+	write_section(f, &r);
+	free_fault_runs(&r);
 	fclose(f);
 	if (len)
 		printf(md ? "## Cleanup after a failed cdev_add()\n\n```\n%s```\n\n" : "%s\n", text);
@@ -386,33 +400,29 @@ void print_errpaths(int md)
  * boots ran. */
 void print_errpaths_json(void)
 {
-	const char **arms, **bases, **names;
-	size_t narms, nbases, npatterns = run_patterns(&names), i, p;
+	struct fault_runs r;
 	char cell[64], var[64], line[512];
+	size_t i, p;
 	int first = 1;
 
-	narms = fault_arms(&arms, &bases, &nbases);
+	load_fault_runs(&r);
 	printf(",\"errpaths\":[");
-	for (p = 0; p < npatterns; p++)
-		for (i = 0; i < narms; i++, first = 0) {
+	for (p = 0; p < r.npatterns; p++)
+		for (i = 0; i < r.narms; i++, first = 0) {
 			printf("%s\n{\"pattern\":", first ? "" : ",");
-			put_string(names[p]);
-			put_member("arm", arms[i]);
-			put_member("variant", arm_variant(arms[i], var, sizeof(var)));
-			put_member("base", arm_base(arms[i]));
-			put_member("outcome", outcome(arms[i], names[p], cell, sizeof(cell)));
-			put_number_member("first_point", draw_of(arms[i], "fail_first_point",
-								 names[p]));
+			put_string(r.names[p]);
+			put_member("arm", r.arms[i]);
+			put_member("variant", arm_variant(r.arms[i], var, sizeof(var)));
+			put_member("base", arm_base(r.arms[i]));
+			put_member("outcome", outcome(r.arms[i], r.names[p], cell, sizeof(cell)));
+			put_number_member("first_point", draw_of(r.arms[i], "fail_first_point",
+								 r.names[p]));
 			put_member("first_complaint",
-				   first_complaint(arms[i], names[p], line, sizeof(line)));
+				   first_complaint(r.arms[i], r.names[p], line, sizeof(line)));
 			printf("}");
 		}
 	printf("\n]");
-	free(arms);
-	free(bases);
-	while (npatterns--)
-		free((char *)names[npatterns]);
-	free(names);
+	free_fault_runs(&r);
 }
 
 /* The in-tree callers of scripts/census.sh's TSV ("base file function
@@ -446,28 +456,28 @@ static size_t read_census(const char *path, struct caller **out)
 }
 
 /* The arm of @variant on @base, or NULL. */
-static const char *arm_of(const char **arms, size_t narms, const char *variant, const char *base)
+static const char *arm_of(const struct fault_runs *r, const char *variant, const char *base)
 {
 	char var[64];
 	size_t i;
 
-	for (i = 0; i < narms; i++)
-		if (!strcmp(arm_base(arms[i]), base) &&
-		    !strcmp(arm_variant(arms[i], var, sizeof(var)), variant))
-			return arms[i];
+	for (i = 0; i < r->narms; i++)
+		if (!strcmp(arm_base(r->arms[i]), base) &&
+		    !strcmp(arm_variant(r->arms[i], var, sizeof(var)), variant))
+			return r->arms[i];
 	return NULL;
 }
 
 /* The callers whose pattern is not clean on @baseline, or with @unjudged
  * those whose pattern no fault boot ran. */
-static void print_callers(const struct caller *c, size_t ncallers, const char **arms,
-			  size_t narms, const char *baseline, int unjudged)
+static void print_callers(const struct caller *c, size_t ncallers, const struct fault_runs *r,
+			  const char *baseline, int unjudged)
 {
 	char cell[64];
 	size_t i;
 
 	for (i = 0; i < ncallers; i++) {
-		const char *arm = arm_of(arms, narms, baseline, c[i].base);
+		const char *arm = arm_of(r, baseline, c[i].base);
 		const char *what = arm ? outcome(arm, c[i].pattern, cell, sizeof(cell)) : "-";
 
 		if (unjudged ? !strcmp(what, "-") : strcmp(what, "clean") && strcmp(what, "-"))
@@ -478,46 +488,45 @@ static void print_callers(const struct caller *c, size_t ncallers, const char **
 
 /* Per base: the callers per pattern, and those whose pattern is not clean
  * on the baseline's kernel, with the outcome. */
-static void print_census(const struct caller *c, size_t ncallers, const char **arms, size_t narms,
-			 const char **bases, size_t nbases, const char *baseline)
+static void print_census(const struct caller *c, size_t ncallers, const struct fault_runs *r,
+			 const char *baseline)
 {
 	char cell[64];
 	size_t b, i, k, total;
 
 	printf("\nIn-tree callers of cdev_add() and cdev_device_add() by cleanup pattern\n"
 	       "(scripts/census.sh, Coccinelle), with the pattern's outcome on %s:\n", baseline);
-	for (b = 0; b < nbases; b++) {
-		const char *arm = arm_of(arms, narms, baseline, bases[b]);
+	for (b = 0; b < r->nbases; b++) {
+		const char *arm = arm_of(r, baseline, r->bases[b]);
 
 		for (i = total = 0; i < ncallers; i++)
-			total += !strcmp(c[i].base, bases[b]);
-		printf("  on %s: %zu callers\n", bases[b], total);
+			total += !strcmp(c[i].base, r->bases[b]);
+		printf("  on %s: %zu callers\n", r->bases[b], total);
 		for (i = 0; i < ncallers; i++) {
 			for (k = 0; k < i && (strcmp(c[k].base, c[i].base) ||
 					     strcmp(c[k].pattern, c[i].pattern)); k++)
 				;
-			if (k < i || strcmp(c[i].base, bases[b]))
+			if (k < i || strcmp(c[i].base, r->bases[b]))
 				continue;
 			for (k = i, total = 0; k < ncallers; k++)
-				total += !strcmp(c[k].base, bases[b]) &&
+				total += !strcmp(c[k].base, r->bases[b]) &&
 					 !strcmp(c[k].pattern, c[i].pattern);
 			printf("    %-18s %4zu  %s\n", c[i].pattern, total,
 			       arm ? outcome(arm, c[i].pattern, cell, sizeof(cell)) : "-");
 		}
 	}
 	printf("\nCallers whose cleanup is not clean on %s:\n", baseline);
-	print_callers(c, ncallers, arms, narms, baseline, 0);
+	print_callers(c, ncallers, r, baseline, 0);
 	printf("\nCallers the census could not put in a pattern the fault phase runs\n"
 	       "(device_other, panic, other: its reason column says why), not judged:\n");
-	print_callers(c, ncallers, arms, narms, baseline, 1);
+	print_callers(c, ncallers, r, baseline, 1);
 }
 
 /* The answer in words, per base: which cleanups came out clean at every
  * failure point on the baseline, which did not and how, what the
  * variants change, and how many callers to fix. */
-static void print_reply(const struct caller *c, size_t ncallers, const char **arms, size_t narms,
-			 const char **bases, size_t nbases, const char **names, size_t npatterns,
-			 const char *baseline)
+static void print_reply(const struct caller *c, size_t ncallers, const struct fault_runs *r,
+			const char *baseline)
 {
 	char cell[64], other[64], var[64];
 	struct paragraph para;
@@ -525,46 +534,46 @@ static void print_reply(const struct caller *c, size_t ncallers, const char **ar
 
 	printf("\nThe answer, per base (one fault boot per kernel, every failure point\n"
 	       "inside cdev_add() failed in turn by fail_nth):\n");
-	for (b = 0; b < nbases; b++) {
-		const char *arm = arm_of(arms, narms, baseline, bases[b]);
+	for (b = 0; b < r->nbases; b++) {
+		const char *arm = arm_of(r, baseline, r->bases[b]);
 		FILE *f;
 		int any;
 
 		if (!arm)
 			continue;
 		f = paragraph_begin(&para, stdout, 76, "- ", "  ");
-		fprintf(f, "On %s (%s), after cdev_add() fails, these leave nothing behind:", bases[b],
+		fprintf(f, "On %s (%s), after cdev_add() fails, these leave nothing behind:", r->bases[b],
 			baseline);
-		for (p = 0, any = 0; p < npatterns; p++)
-			if (!strcmp(outcome(arm, names[p], cell, sizeof(cell)), "clean"))
-				fprintf(f, "%s %s", any++ ? ";" : "", pattern_words(names[p]));
+		for (p = 0, any = 0; p < r->npatterns; p++)
+			if (!strcmp(outcome(arm, r->names[p], cell, sizeof(cell)), "clean"))
+				fprintf(f, "%s %s", any++ ? ";" : "", pattern_words(r->names[p]));
 		fprintf(f, "%s. These do not:", any ? "" : " none");
-		for (p = 0, any = 0; p < npatterns; p++) {
-			const char *what = outcome(arm, names[p], cell, sizeof(cell));
+		for (p = 0, any = 0; p < r->npatterns; p++) {
+			const char *what = outcome(arm, r->names[p], cell, sizeof(cell));
 
 			if (strcmp(what, "clean") && strcmp(what, "-"))
-				fprintf(f, "%s %s (%s)", any++ ? ";" : "", pattern_words(names[p]), what);
+				fprintf(f, "%s %s (%s)", any++ ? ";" : "", pattern_words(r->names[p]), what);
 		}
 		fprintf(f, "%s.", any ? "" : " none");
-		for (p = 0; p < npatterns && !strstr(names[p], "_del"); p++)
+		for (p = 0; p < r->npatterns && !strstr(r->names[p], "_del"); p++)
 			;
-		if (p < npatterns)
+		if (p < r->npatterns)
 			fprintf(f, " A cdev_del() after a failed cdev_add() unmaps its numbers from"
 				   " whoever holds them: clean here, where no other cdev had them;"
 				   " the selftest's identical_del_older is the other case.");
-		for (i = 0; i < narms; i++) {
-			if (arms[i] == arm || strcmp(arm_base(arms[i]), bases[b]))
+		for (i = 0; i < r->narms; i++) {
+			if (r->arms[i] == arm || strcmp(arm_base(r->arms[i]), r->bases[b]))
 				continue;
-			for (p = 0, any = 0; p < npatterns; p++) {
-				outcome(arm, names[p], cell, sizeof(cell));
-				outcome(arms[i], names[p], other, sizeof(other));
+			for (p = 0, any = 0; p < r->npatterns; p++) {
+				outcome(arm, r->names[p], cell, sizeof(cell));
+				outcome(r->arms[i], r->names[p], other, sizeof(other));
 				if (!strcmp(cell, other))
 					continue;
 				if (!any++)
-					fprintf(f, " Under %s:", arm_variant(arms[i], var, sizeof(var)));
+					fprintf(f, " Under %s:", arm_variant(r->arms[i], var, sizeof(var)));
 				else
 					fputc(',', f);
-				fprintf(f, " %s %s -> %s", names[p], cell, other);
+				fprintf(f, " %s %s -> %s", r->names[p], cell, other);
 			}
 			if (any)
 				fputc('.', f);
@@ -575,7 +584,7 @@ static void print_reply(const struct caller *c, size_t ncallers, const char **ar
 			for (k = 0; k < ncallers; k++) {
 				const char *what;
 
-				if (strcmp(c[k].base, bases[b]))
+				if (strcmp(c[k].base, r->bases[b]))
 					continue;
 				all++;
 				what = outcome(arm, c[k].pattern, cell, sizeof(cell));
@@ -593,25 +602,21 @@ static void print_reply(const struct caller *c, size_t ncallers, const char **ar
 /* --format errpaths: the table, the census joined with it, the answer. */
 void print_errpaths_answer(void)
 {
-	const char **arms, **bases, **names;
-	size_t narms, nbases, npatterns = run_patterns(&names), ncallers = 0;
+	struct fault_runs r;
 	struct caller *callers = NULL;
+	size_t ncallers = 0;
 	char var[64];
 
-	narms = fault_arms(&arms, &bases, &nbases);
-	if (!npatterns || !narms)
+	load_fault_runs(&r);
+	if (!r.npatterns || !r.narms)
 		die("no systematic fault groups in these rows: no fault boot ran");
-	write_section(stdout);
+	write_section(stdout, &r);
 	if (opt.census)
 		ncallers = read_census(opt.census, &callers);
 	arm_variant(opt.baseline, var, sizeof(var));
 	if (ncallers)
-		print_census(callers, ncallers, arms, narms, bases, nbases, var);
-	print_reply(callers, ncallers, arms, narms, bases, nbases, names, npatterns, var);
+		print_census(callers, ncallers, &r, var);
+	print_reply(callers, ncallers, &r, var);
 	free(callers);
-	free(arms);
-	free(bases);
-	while (npatterns--)
-		free((char *)names[npatterns]);
-	free(names);
+	free_fault_runs(&r);
 }
