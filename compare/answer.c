@@ -144,12 +144,9 @@ static void write_answer(FILE *out, const struct answer *a, const char *variant,
  * answer changed: the variant's first change in kind. */
 static void write_first_kind(FILE *out, const struct comparison *c, size_t n, const char *variant)
 {
-	char *kind = NULL;
-	size_t len = 0, lines;
-	FILE *f = xmemstream(&kind, &len);
+	size_t lines;
+	char *kind = first_kind_change(c, n, variant, &lines);
 
-	lines = write_first_kind_change(f, c, n, variant);
-	fclose(f);
 	if (lines)
 		fprintf(out, " Changed in kind: %s%s.", kind, lines > 1 ? ", and more below" : "");
 	free(kind);

@@ -217,10 +217,10 @@ size_t kind_changes(const struct comparison *c, size_t n, const char *variant,
  * of @width columns, and how many more there are. */
 void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
 			size_t max_lines, int width);
-/* The first line of @variant's changes in kind, unwrapped, to @out;
- * how many lines it has. */
-size_t write_first_kind_change(FILE *out, const struct comparison *c, size_t n,
-			       const char *variant);
+/* The first line of @variant's changes in kind, unwrapped (to free),
+ * and in *@lines how many lines it has. */
+char *first_kind_change(const struct comparison *c, size_t n, const char *variant,
+			size_t *lines);
 /* The first line of @variant's changes in kind, named, and with @more
  * how many more its block has; nothing where it has none. */
 void print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,

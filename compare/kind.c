@@ -376,29 +376,29 @@ void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const c
 	free(k);
 }
 
-size_t write_first_kind_change(FILE *out, const struct comparison *c, size_t n,
-			       const char *variant)
+char *first_kind_change(const struct comparison *c, size_t n, const char *variant,
+			size_t *lines)
 {
 	struct kind_change *k;
-	size_t nk = kind_changes(c, n, variant, &k), i, lines = 0;
+	size_t nk = kind_changes(c, n, variant, &k), i, len = 0;
+	char *text = NULL;
+	FILE *out = xmemstream(&text, &len);
 
-	for (i = 0; i < nk; i = kind_line_end(k, nk, i))
-		lines++;
+	for (i = 0, *lines = 0; i < nk; i = kind_line_end(k, nk, i))
+		(*lines)++;
 	if (nk)
 		write_kind_line(out, k, 0, kind_line_end(k, nk, 0));
+	fclose(out);
 	free(k);
-	return lines;
+	return text;
 }
 
 void print_first_kind_change(FILE *scr, const struct comparison *c, size_t n,
 			     const char *variant, int more)
 {
-	char *text = NULL;
-	size_t len = 0, lines;
-	FILE *f = xmemstream(&text, &len);
+	size_t lines;
+	char *text = first_kind_change(c, n, variant, &lines);
 
-	lines = write_first_kind_change(f, c, n, variant);
-	fclose(f);
 	if (lines)
 		paragraph(scr, 78, "  ", "    ", "%s, %s", variant, text);
 	if (more && lines > 1)
