@@ -122,13 +122,13 @@ $(BIN_DIR)/test_stats: compare/test_stats.c compare/stats.c compare/stats.h
 # format the rig's readers parse on every kernel, and a tree base may
 # hold another kselftest.h or none.  It uses only what 6.1's and 6.12's
 # headers both have (tests/test_15_lint.sh builds it against each).  The
-# headers alone are extracted from the base's tarball (lib.sh,
-# extract_host_files), never copied into the rig.
+# headers alone are extracted from the base's tarball
+# (scripts/lib/bases.sh, extract_host_files), never copied into the rig.
 KSELFTEST_BASE := 6.1
 KSELFTEST_DIR := $(or $(BUILD_DIR),build)/host-files/linux-source-$(KSELFTEST_BASE)/tools/testing/selftests
 
 $(KSELFTEST_DIR)/kselftest.h:
-	@. scripts/lib.sh && use_base $(KSELFTEST_BASE) && extract_host_files
+	@. scripts/lib.sh && rig_init && use_base $(KSELFTEST_BASE) && extract_host_files
 	@test -f $@ || { echo "cdevbench: base $(KSELFTEST_BASE)'s tarball has no $@" >&2; exit 1; }
 
 $(BIN_DIR)/%: bench/selftest/%.c $(KSELFTEST_DIR)/kselftest.h
@@ -172,7 +172,7 @@ deps:
 # The kernels make bench boots (scripts/phases.def): timing, and fault
 # unless FAULTS=0.
 kernels: deps
-	@. scripts/lib.sh && flavours=$$(run_flavours) && for v in $${VARIANTS:-$$(all_variants)}; do \
+	@. scripts/lib.sh && rig_init && flavours=$$(run_flavours) && for v in $${VARIANTS:-$$(all_variants)}; do \
 		for f in $$flavours; do scripts/kernel.sh $$v $$f || exit 1; done; done
 
 # A variant from a posted series: NAME, FROM (mbox, patch files, a folder

@@ -16,12 +16,12 @@
  * each written whole (beside, then renamed).  meta.json is jansson's
  * json_dumpf of the joined document, two-space indent, the keys in the
  * order they came: byte for byte what jq wrote before, for every value
- * meta.json's writer (scripts/meta.sh) writes, whole numbers below 1e17
+ * meta.json's writer (scripts/lib/meta.sh) writes, whole numbers below 1e17
  * and strings; a real, a larger number or a control character other
  * than \b \f \n \r \t would be the same JSON spelt otherwise (0.1 as
  * 0.10000000000000001, \u000b as \u000B).  Refuses an OTHER without an
  * arm BASELINE; whether the two runs were measured alike is
- * join_refusal's (scripts/lib.sh), asked before.  The links to the
+ * join_refusal's (scripts/lib/runs.sh), asked before.  The links to the
  * variants' folders are compare.sh's.
  */
 #include <errno.h>

@@ -5,6 +5,7 @@
 # A complete run only; a name once given is not moved to another run.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 [ -n "$SAVE" ] || die "make baseline SAVE=NAME [RUN=...]: name the baseline"
 run=$(cd "$RUN" 2> /dev/null && pwd -P) || die "no run at $RUN: run 'make bench' or set RUN"

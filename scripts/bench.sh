@@ -9,6 +9,7 @@
 # fails the run).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 # Every setting has its value and has been checked (scripts/settings.def).
 RESULTS_DIR=$(mkdir -p "$RESULTS_DIR" && cd "$RESULTS_DIR" && pwd)
@@ -190,9 +191,9 @@ copy_patches() {
 
 # A bisection boots a prefix when it needs it (bisect, below); the A/A
 # arm has no boots of the phases booted once.  The plugin's calibration
-# (lib.sh, CALIBRATION_BENCHES) runs on the baseline's pmu boot, or the
-# first arm's where the run has no baseline (AGAINST), and is recorded
-# where a pmu boot will run it.
+# (scripts/lib/suite.sh, CALIBRATION_BENCHES) runs on the baseline's pmu
+# boot, or the first arm's where the run has no baseline (AGAINST), and
+# is recorded where a pmu boot will run it.
 booted_arms=()
 for v in "${arms[@]}"; do
 	[ -n "$BISECT" ] && [ -n "${walk_prefix[$v]:-}" ] || booted_arms+=("$v")

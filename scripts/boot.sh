@@ -16,6 +16,7 @@
 # the phase's row names (MODE, VCPUS, PMU_VCPUS, PMU_INTERLEAVE).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 variant=${1:?usage: boot.sh VARIANT BOOT_DIR [PHASE]}
 boot_dir=$(cd "${2:?usage: boot.sh VARIANT BOOT_DIR [PHASE]}" && pwd)
@@ -33,7 +34,7 @@ initrd=$(mktemp "${TMPDIR:-/tmp}/cdevbench-initramfs.XXXXXX")
 trap 'rm -f "$initrd"' EXIT
 "$RIG_ROOT/scripts/initramfs.sh" "$variant" "$PHASE_KERNEL" "$boot_dir/suite.env" "$initrd"
 # QEMU's random numbers for the guest (RDRAND, the boot's RNG seed) come
-# from suite.env's SEED (boot k of an arm: seed k, lib.sh's
+# from suite.env's SEED (boot k of an arm: seed k, scripts/lib/suite.sh's
 # write_suite_env); the RTC starts at one date and runs on the guest's
 # clock: nothing of the host's randomness or time reaches it.
 RTC_BASE=2026-01-01T00:00:00

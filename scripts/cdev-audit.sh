@@ -16,6 +16,7 @@
 #    series that breaks their build fails.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 variant=${1:?usage: cdev-audit.sh VARIANT OBJ_DIR}
 obj=${2:?usage: cdev-audit.sh VARIANT OBJ_DIR}

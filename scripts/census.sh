@@ -12,6 +12,7 @@
 # Prints the count of each pattern per base.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 usage="usage: scripts/census.sh [-o FILE] [BASE...]"
 out=$BUILD_DIR/census.tsv

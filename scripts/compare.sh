@@ -7,6 +7,7 @@
 # RUN's variants against another run's BASELINE, in RUN/against-NAME/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 # gnuplot, less the warning it gives where a panel's every value is the
 # same (a ratio of exactly 1 in icount): it widens the axis to 1 -/+ 1%,

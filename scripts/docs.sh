@@ -7,6 +7,7 @@
 # fail while either differs from what this writes.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 # replace_table FILE FIRST LAST TABLE: the lines of FILE from the one that
 # starts FIRST to the one before the first after it that starts LAST,

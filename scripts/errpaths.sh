@@ -16,6 +16,7 @@ set -euo pipefail
 : "${BASES:=${BASE:-6.1 6.12}}"
 export BASES
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 read -r -a bases <<< "$BASES"
 run=${1:-$RESULTS_DIR/$(date -u +%Y%m%dT%H%M%SZ)-errpaths${LABEL:+-$LABEL}}

@@ -9,6 +9,7 @@
 # measured by the tree's measuring code (test_17).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 # where docs/ is: the rig's own, or a copy (test_17 checks a broken one)
 docs_root=${RIG_EXAMPLE_ROOT:-$RIG_ROOT}
 example=$docs_root/docs/example

@@ -17,6 +17,7 @@
 # boot.sh's to name.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 boot_dir=${1:?usage: fault-check.sh BOOT_DIR}
 samples=$boot_dir/samples.csv

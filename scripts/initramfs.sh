@@ -12,6 +12,7 @@
 # kernel and one suite.env unpack the same bytes into the same pages.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 usage="usage: initramfs.sh KERNEL FLAVOUR SUITE_ENV CPIO"
 kernel=${1:?$usage} flavour=${2:?$usage} suite_env=${3:?$usage} cpio_out=${4:?$usage}

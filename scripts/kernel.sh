@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build one kernel variant on the current base (BASE; <b> below is its
-# key, scripts/lib.sh base_key), redoing only what changed:
+# key, scripts/lib/bases.sh base_key), redoing only what changed:
 #   tree    build/kernels/<b>/<v>/ : hard-linked copy of the base's pristine
 #           tree with the variant's series for the base applied (only
 #           patched files are real copies)
@@ -18,6 +18,7 @@
 # Usage: scripts/kernel.sh VARIANT [timing|fault|audit]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 variant=${1:?usage: kernel.sh VARIANT [timing|fault|audit]}
 flavour=${2:-timing}

@@ -20,6 +20,7 @@
 # incomplete, as one that did not finish does.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 run=$(cd "$RUN" 2> /dev/null && pwd -P) || die "no run at $RUN"
 for f in units.list meta.json; do [ -f "$run/$f" ] || die "$run has no $f: not a run planned by make bench"; done

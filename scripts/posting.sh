@@ -10,8 +10,9 @@
 # it, V.checkpatch.txt: checkpatch.pl --strict of the base's tree on
 # each patch, the cover letter left out.
 set -euo pipefail
-given_run=${RUN:-}	# before lib.sh gives RUN its default, latest
+given_run=${RUN:-}	# before rig_init gives RUN its default, latest
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 variant=${1:-}
 # a posting quotes a run: one named, not whichever ran last
@@ -63,7 +64,7 @@ version=$(jq -r .kernel_version <<< "$base_json")
 [ "$(tree_version "$PRISTINE_TREE")" = "$version" ] ||
 	die "base $base is $(tree_version "$PRISTINE_TREE") in $PRISTINE_TREE; the run measured $version"
 
-# shellcheck disable=SC2034 # what lib.sh's series functions read
+# shellcheck disable=SC2034 # read by scripts/lib/variants.sh
 PATCHES_DIR=$run/patches
 list=$(series_patches "$kernel")
 mapfile -t patches <<< "$list"

@@ -18,6 +18,7 @@ case ${MODE:-auto} in auto | icount) MODE=tcg ;; esac
 VCPUS=${VCPUS:-2}
 export MODE VCPUS
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 [ "$VCPUS" -ge 2 ] || die "VCPUS=$VCPUS: the race check needs at least 2 vCPUs"
 mapfile -t controls < <(control_variants)

@@ -3,7 +3,7 @@
 # failed or hung, a machine that went down).  Runs again, with the run's
 # own plan (units.list, each unit's unit.env and expected.json), only its
 # units that did not finish, failed, or left rows that are not a
-# samples.csv (lib.sh unit_state), then merges and reports as make
+# samples.csv (scripts/lib/units.sh unit_state), then merges and reports as make
 # bench does.  Before any boot, every such unit is checked against what
 # this rig would run it with (rig commit, measuring code, mode, kernel and
 # module builds), and the resume is refused, naming the difference, where
@@ -11,13 +11,15 @@
 # word: its earlier attempt moves to <unit>/attempt-<k>/, its new ran.json
 # counts the attempt, and meta.json's "sittings" lists the units each
 # resume ran, which the report's first lines name.  A unit whose kernel
-# failed the same way twice in the run (lib.sh unit_settled: two of its
-# boots, or a boot and its attempt again) is not booted again: that
-# failure is a finding, which the merge keeps and the report gives.
+# failed the same way twice in the run (scripts/lib/failures.sh
+# unit_settled: two of its boots, or a boot and its attempt again) is
+# not booted again: that failure is a finding, which the merge keeps and
+# the report gives.
 set -euo pipefail
 # The report is against the run's own baseline unless one is given.
 baseline_given=${BASELINE:-}
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 run=$(cd "$RUN" 2> /dev/null && pwd -P) || die "no run at $RUN: make resume RUN=<a run's folder>"
 for f in units.list meta.json status; do

@@ -15,16 +15,16 @@
 # `failed` with the status if it failed, and the wall time in `seconds`,
 # last.  A boot that failed because of its kernel (a panic, an oops, a
 # warning, a hang, its selftest or another step of the guest) leaves
-# failure.json before `failed` (lib.sh failure_json: the kind, the
-# kernel's first complaint line and the function it came from, the
-# signature), and prints that line and its call trace: a finding,
-# which merge.sh reports, and which make resume boots again only until
-# the kernel has failed the same way twice.  A failed unit without
-# failure.json failed for the rig (QEMU killed from outside, a host
-# step), and make resume runs it again.  A unit whose folder cannot be
-# written (a full disk) is not booted, or, where that stopped its boot,
-# left without `seconds`: one that did not finish, which make resume
-# runs again.
+# failure.json before `failed` (scripts/lib/failures.sh failure_json:
+# the kind, the kernel's first complaint line and the function it came
+# from, the signature), and prints that line and its call trace: a
+# finding, which merge.sh reports, and which make resume boots again
+# only until the kernel has failed the same way twice.  A failed unit
+# without failure.json failed for the rig (QEMU killed from outside, a
+# host step), and make resume runs it again.  A unit whose folder cannot
+# be written (a full disk) is not booted, or, where that stopped its
+# boot, left without `seconds`: one that did not finish, which make
+# resume runs again.
 #   scripts/unit.sh RUN INDEX
 # runs the unit on line INDEX + 1 of RUN/units.list (a Slurm array task).
 set -euo pipefail
@@ -37,6 +37,7 @@ set -a
 . "$unit_dir/unit.env"
 set +a
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 rm -f "$unit_dir/failed" "$unit_dir/seconds" "$unit_dir/failure.json"
 # A unit that cannot keep what it boots is not booted: it stays one that
@@ -63,8 +64,8 @@ unit_facts_json "$UNIT_KERNEL" "$PHASE_KERNEL" |
 # bash runs the trap once the boot in the foreground has ended.
 trap 'log "$UNIT_LABEL: $UNIT_ARM interrupted: the unit did not finish"; exit 130' INT TERM HUP
 
-# `seconds` last: a unit is finished (lib.sh unit_state) only once its
-# `failed` is written.
+# `seconds` last: a unit is finished (scripts/lib/units.sh unit_state)
+# only once its `failed` is written.
 finish() {	# finish STATUS SECONDS
 	[ "$1" = 0 ] || echo "$1" > "$unit_dir/failed"
 	echo "$2" > "$unit_dir/seconds"

@@ -3,12 +3,13 @@
 # mbox (as `b4 am` or a list archive gives it), of a git commit range, or
 # of patch files, in order, and its series file.  The series is tried on
 # every packaged base, and on BASE where it names a tree, with the rig's
-# rule (scripts/lib.sh apply_patch), and filed under the kernel lines it
-# applies to (docs/bases.md): patches/NAME/ for 6.1, patches/NAME/<line>/
-# for another, a line's series naming another's patch files where they
-# are the same.  Where it applies to none, each base's failing file and
-# hunk is named, the patches stay in patches/NAME/ for porting, and
-# running this again with only NAME checks every series it has again.
+# rule (scripts/lib/patches.sh apply_patch), and filed under the kernel
+# lines it applies to (docs/bases.md): patches/NAME/ for 6.1,
+# patches/NAME/<line>/ for another, a line's series naming another's
+# patch files where they are the same.  Where it applies to none, each
+# base's failing file and hunk is named, the patches stay in
+# patches/NAME/ for porting, and running this again with only NAME
+# checks every series it has again.
 # WORKTREE=DIR also leaves a git work tree of BASE's source in DIR, one
 # commit per patch that applies and the rejects of the first that does
 # not, for porting by hand (never in build/: variants hard-link to the
@@ -16,6 +17,7 @@
 # Usage: scripts/variant.sh NAME [MBOX | PATCH | DIR-OF-PATCHES | REPO RANGE]...
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 
 usage() { die "usage: make variant NAME=<name> FROM='<mbox | patch files | folder of patches | git repo and range>' [WORKTREE=<dir>]"; }
 name=${1:-}

@@ -57,6 +57,7 @@ cat > "$rig/scripts/kernel.sh" <<'KERNEL'
 # stand-in for scripts/kernel.sh (tests/fake_runs.sh)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+rig_init
 v=$1 flavour=${2:-timing}
 [[ " ${FAKE_KERNEL_FAILS:-} " != *" $v:$BASE_KEY "* ]] ||
 	die "variant $v on $BASE: kernel build failed (fake)"
@@ -148,7 +149,7 @@ runs=" ${*:3} "
 [ "$runs" != "  " ] || runs=" all old new bisect nb "
 if [[ $runs = *" all "* ]]; then
 	fails env BASES="6.1 $tree" VARIANTS="stock sysfs-cdev" AA=1 WALK=1 FAULTS=1 LABEL=all \
-		FAKE_KERNEL_FAILS="sysfs-cdev~2:$(cd "$rig" && MODE=icount bash -c '. scripts/lib.sh && base_key "$1"' - "$tree")" \
+		FAKE_KERNEL_FAILS="sysfs-cdev~2:$(cd "$rig" && MODE=icount bash -c '. scripts/lib.sh && rig_init && base_key "$1"' - "$tree")" \
 		FAKE_BOOT_FAILS="stock:6.1/boot-1 sysfs-cdev~1:6.1/boot-1" "$rig/scripts/bench.sh"
 	ok env RUN="$(ls -d "$RESULTS_DIR"/*-all)" FAKE_BOOT_FAILS="sysfs-cdev~1:6.1/boot-1" "$rig/scripts/resume.sh"
 fi

@@ -36,9 +36,10 @@ done
 [ ${#tests[@]} -gt 0 ] || { echo "cdevbench: no test matches TESTS='${TESTS:-}' ($tier tier)" >&2; exit 1; }
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
-# KVM probed once for every test (scripts/lib.sh, kvm_refusal): a test's
-# scripts source lib.sh, and where KVM works each probe waits 2 s.
-RIG_KVM_REFUSAL=$(MODE=icount bash -c '. scripts/lib.sh && kvm_refusal') || exit
+# KVM probed once for every test (scripts/lib/kvm.sh, kvm_refusal): a
+# test's scripts call rig_init, whose check of MODE probes it, and where
+# KVM works each probe waits 2 s.
+RIG_KVM_REFUSAL=$(MODE=icount bash -c '. scripts/lib.sh && rig_init && kvm_refusal') || exit
 export RIG_KVM_REFUSAL
 # The runs of tests/fake_runs.sh, made once in the background (in one of
 # TEST_JOBS's places) for the tests that read them (tests/lib.sh,

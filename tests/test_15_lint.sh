@@ -24,13 +24,13 @@ printf '%s\n' '#include <stdio.h>' 'int f(int n);' 'int f(int n)' '{' '	FILE *f 
 lint_c "$tmp/leak.c" | grep -q 'Wanalyzer-file-leak' || fail "the C lint does not see a leaked FILE: $(lint_c "$tmp/leak.c")"
 echo "the C lint on a leaked FILE: a finding"
 
-shell_files=(.ci/run guest-init/init guest-init/suite guest-init/attach scripts/*.sh tests/*.sh)
+shell_files=(.ci/run guest-init/init guest-init/suite guest-init/attach scripts/*.sh scripts/lib/*.sh tests/*.sh)
 lint_shell "${shell_files[@]}" || fail "shellcheck found the problems above"
 echo "shellcheck: ${#shell_files[@]} files clean"
 
 kselftest_dirs=()
-for line in $(. scripts/lib.sh && echo "${PACKAGED_BASES[*]}"); do
-	files=$(. scripts/lib.sh && use_base "$line" && extract_host_files && echo "$HOST_FILES")
+for line in $(. scripts/lib.sh && rig_init && echo "${PACKAGED_BASES[*]}"); do
+	files=$(. scripts/lib.sh && rig_init && use_base "$line" && extract_host_files && echo "$HOST_FILES")
 	kselftest_dirs+=("$files/tools/testing/selftests")
 done
 c_files=(bench/selftest/*.c bench/lib/*.c bench/mem/*.c bench/faults/*.c bench/user/*.c bench/trace/*.c bench/plugin/*.c compare/*.c)

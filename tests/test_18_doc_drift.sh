@@ -145,13 +145,13 @@ check_example() {
 	grep -q '^MODE=' "$tmp/readme.set" ||
 		fail "README.md's command ($command) leaves MODE to auto, which depends on the host; the example ran $(grep '^MODE=' "$tmp/reproduce.set")"
 	# the rig's value of each reproduced setting, given the README's
-	# alone (settings.def's defaults, lib.sh's checks)
+	# alone (settings.def's defaults, rig_init's checks)
 	got=$(bash -c '
 		for name in $(sed -n "s/^\([A-Z_][A-Z_0-9]*\) *|.*/\1/p" scripts/settings.def); do unset "$name"; done
 		while IFS= read -r setting; do export "${setting?}"; done < "$1"
-		. scripts/lib.sh > /dev/null
+		. scripts/lib.sh && rig_init > /dev/null
 		for name in $2; do printf "%s=%s\n" "$name" "${!name}"; done' sh "$tmp/readme.set" "$words") ||
-		fail "scripts/lib.sh refused README.md's command: $command"
+		fail "rig_init (scripts/lib/settings.sh) refused README.md's command: $command"
 	while IFS='=' read -r name value; do
 		# how the boots were run, which their rows do not depend on
 		# (docs/determinism.md), and which is the host's

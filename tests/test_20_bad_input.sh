@@ -19,11 +19,11 @@ expect_fail "a walk's prefix named beside its variant" "WALK=1 walks sysfs-cdev 
 	env WALK=1 VARIANTS="stock sysfs-cdev~1 sysfs-cdev" scripts/bench.sh
 # A negative control (patches/*/control) is never a default variant, and
 # is a known one where named.
-default=$(bash -c '. scripts/lib.sh; echo $VARIANTS')
+default=$(bash -c '. scripts/lib.sh; rig_init; echo $VARIANTS')
 for c in patches/*/control; do
 	! grep -qw "$(basename "$(dirname "$c")")" <<< "$default" ||
 		fail "control $(dirname "$c") is in the default VARIANTS: $default"
-	bash -c '. scripts/lib.sh; check_variant "$1"' sh "$(basename "$(dirname "$c")")" ||
+	bash -c '. scripts/lib.sh; rig_init; check_variant "$1"' sh "$(basename "$(dirname "$c")")" ||
 		fail "control $(dirname "$c") is not a known variant"
 done
 # A known failure names a case the selftest has, with a reason; the
@@ -92,6 +92,7 @@ expect_fail "option dropped by Kconfig" \
 lock=$(mktemp)
 (
 	. scripts/lib.sh
+	rig_init
 	exec 9> "$lock"
 	flock -n 9
 	every_minute true &
@@ -112,7 +113,7 @@ release_lock
 rm -rf "$results"
 
 # docs/settings.md's table of settings is the one scripts/settings.def makes.
-table=$(. scripts/lib.sh && settings_table) || fail "settings_table failed"
+table=$(. scripts/lib.sh && rig_init && settings_table) || fail "settings_table failed"
 [ "$(grep -c '^| `' <<< "$table")" -ge 10 ] || fail "settings_table lists fewer than 10 settings: $table"
 diff <(echo "$table") \
 	<(sed -n '/^| variable | default | meaning |$/,/^$/p' docs/settings.md | sed '/^$/d') ||

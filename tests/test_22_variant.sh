@@ -39,8 +39,8 @@ scripts/variant.sh from-mbox "$tmp/series.mbox" 2> "$tmp/log" || { cat "$tmp/log
 grep -qx '0001-chrdev-name-line-ten.patch' "$PATCHES_DIR/from-mbox/series" || fail "mbox: first patch not named by its subject"
 grep -q 'applies to base 6.1 ' "$tmp/log" && grep -q 'applies to base 6.12 ' "$tmp/log" ||
 	fail "mbox: not tried on both bases: $(cat "$tmp/log")"
-[ "$(. scripts/lib.sh && series_patches from-mbox | paste -sd' ')" = \
-	"$(BASE=6.12 bash -c '. scripts/lib.sh && series_patches from-mbox' | paste -sd' ')" ] ||
+[ "$(. scripts/lib.sh && rig_init && series_patches from-mbox | paste -sd' ')" = \
+	"$(BASE=6.12 bash -c '. scripts/lib.sh && rig_init && series_patches from-mbox' | paste -sd' ')" ] ||
 	fail "mbox: 6.12's series does not name 6.1's patch files"
 echo "mbox with a cover letter: 2 patches, named by subject, filed for 6.1 and 6.12 (the same files)"
 
@@ -66,7 +66,7 @@ grep -q 'does not apply to base 6.1 (6.1.192): 0001-chrdev-needs-the-other-kerne
 [ -f "$PATCHES_DIR/newer/6.12/series" ] && [ ! -f "$PATCHES_DIR/newer/series" ] ||
 	fail "a 6.12 series not filed under patches/newer/6.12/ alone: $(cd "$PATCHES_DIR" && find newer)"
 expect_fail "a 6.12 series on base 6.1" "variant 'newer' has no series for base 6.1 .*it has series for: 6.12" \
-	bash -c '. scripts/lib.sh && check_variant newer'
+	bash -c '. scripts/lib.sh && rig_init && check_variant newer'
 echo "a series for 6.12 alone: filed under 6.12, 6.1's hunk named, refused on 6.1"
 
 # A patch that applies to no base: each base's hunk named, the whole
@@ -113,7 +113,7 @@ echo "WORKTREE: the 6.1 tree and one commit per patch"
 
 # A patch that deletes a file lists that file, never /dev/null's path.
 printf -- '--- a/drivers/base/map.c\n+++ /dev/null\n' > "$tmp/delete.patch"
-[ "$(. scripts/lib.sh && patched_paths "$tmp/delete.patch")" = drivers/base/map.c ] ||
+[ "$(. scripts/lib.sh && rig_init && patched_paths "$tmp/delete.patch")" = drivers/base/map.c ] ||
 	fail "patched_paths of a deletion is not the deleted file"
 echo "a deleted file: its path, not /dev/null's"
 
@@ -122,16 +122,16 @@ echo "a deleted file: its path, not /dev/null's"
 # patch 1); an untouched line is nobody's.
 printf -- '--- a/fs/char_dev.c\n+++ b/fs/char_dev.c\n@@ -10,2 +10,4 @@\n line 10\n+line 10a\n+line 10b\n line 11\n' > "$tmp/p1.patch"
 printf -- '--- a/fs/char_dev.c\n+++ b/fs/char_dev.c\n@@ -31,3 +31,3 @@\n line 29\n-line 30\n+line thirty\n line 31\n' > "$tmp/p2.patch"
-blame() { (. scripts/lib.sh && patch_of_line fs/char_dev.c "$1" "$tmp/p1.patch" "$tmp/p2.patch"); }
+blame() { (. scripts/lib.sh && rig_init && patch_of_line fs/char_dev.c "$1" "$tmp/p1.patch" "$tmp/p2.patch"); }
 [ "$(blame 11)" = p1.patch ] || fail "line 11 (added by patch 1) blamed on '$(blame 11)'"
 [ "$(blame 32)" = p2.patch ] || fail "line 32 (patch 2's) blamed on '$(blame 32)'"
 [ -z "$(blame 20)" ] || fail "an untouched line blamed on '$(blame 20)'"
-[ "$(. scripts/lib.sh && patch_of_line drivers/other.c 11 "$tmp/p1.patch")" = "" ] || fail "another file's line blamed"
+[ "$(. scripts/lib.sh && rig_init && patch_of_line drivers/other.c 11 "$tmp/p1.patch")" = "" ] || fail "another file's line blamed"
 # A later patch that adds lines above an earlier one's moves its lines:
 # five lines on top, after patch 1, make its line 11 line 16, and the
 # untouched line 6 line 11.
 printf -- '--- a/fs/char_dev.c\n+++ b/fs/char_dev.c\n@@ -1,2 +1,7 @@\n line 1\n+a\n+b\n+c\n+d\n+e\n line 2\n' > "$tmp/top.patch"
-blame_top() { (. scripts/lib.sh && patch_of_line fs/char_dev.c "$1" "$tmp/p1.patch" "$tmp/top.patch"); }
+blame_top() { (. scripts/lib.sh && rig_init && patch_of_line fs/char_dev.c "$1" "$tmp/p1.patch" "$tmp/top.patch"); }
 [ "$(blame_top 16)" = p1.patch ] || fail "line 16 (patch 1's line 11, 5 lines down) blamed on '$(blame_top 16)'"
 [ -z "$(blame_top 11)" ] || fail "line 11 (the untouched line 6, 5 lines down) blamed on '$(blame_top 11)'"
 echo "a build error's line: blamed on the patch that wrote it, or on none"

@@ -1,14 +1,14 @@
 # shellcheck shell=bash
-# Every kernel patch passes checkpatch.pl --strict of the base its series
-# is for: patches/<v>/*.patch 6.1's, patches/<v>/<line>/*.patch that
-# line's.  checkpatch.pl and the files it reads beside it come from the
-# base's tarball alone (scripts/lib.sh, extract_host_files), without the
-# tree (--no-tree): what the tree adds is MAINTAINERS's status of a
-# file, the kernel's CamelCase names (which only spare a finding) and
-# whether an asm/ header has a linux/ one; the rig's patches gave the
-# same findings with and without it.  FILE_PATH_CHANGES only asks
-# whether MAINTAINERS needs an update when a patch adds or removes a
-# file; each such commit message answers it.
+# Every kernel patch passes checkpatch.pl --strict of the base its
+# series is for: patches/<v>/*.patch 6.1's, patches/<v>/<line>/*.patch
+# that line's.  checkpatch.pl and the files it reads beside it come from
+# the base's tarball alone (scripts/lib/bases.sh, extract_host_files),
+# without the tree (--no-tree): what the tree adds is MAINTAINERS's
+# status of a file, the kernel's CamelCase names (which only spare a
+# finding) and whether an asm/ header has a linux/ one; the rig's
+# patches gave the same findings with and without it.  FILE_PATH_CHANGES
+# only asks whether MAINTAINERS needs an update when a patch adds or
+# removes a file; each such commit message answers it.
 . "$(dirname "$0")/lib.sh"
 
 checkpatch() {	# checkpatch FILES PATCH: checkpatch.pl's findings, if any
@@ -16,9 +16,9 @@ checkpatch() {	# checkpatch FILES PATCH: checkpatch.pl's findings, if any
 }
 
 bad=0 checked=0
-read -r home lines <<< "$(. scripts/lib.sh && echo "$SERIES_HOME_LINE ${PACKAGED_BASES[*]}")"
+read -r home lines <<< "$(. scripts/lib.sh && rig_init && echo "$SERIES_HOME_LINE ${PACKAGED_BASES[*]}")"
 for line in $lines; do
-	base_files=$(. scripts/lib.sh && use_base "$line" && extract_host_files && echo "$HOST_FILES")
+	base_files=$(. scripts/lib.sh && rig_init && use_base "$line" && extract_host_files && echo "$HOST_FILES")
 	if [ "$line" = "$home" ]; then
 		files=(patches/*/*.patch)
 		home_files=$base_files

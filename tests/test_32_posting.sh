@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 [ -x build/bin/compare ] || fail "no build/bin/compare: run make check, or make tools"
-home_files=$(. scripts/lib.sh && use_base 6.1 && extract_host_files && echo "$HOST_FILES")
+home_files=$(. scripts/lib.sh && rig_init && use_base 6.1 && extract_host_files && echo "$HOST_FILES")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export BUILD_DIR=$tmp/build GIT_AUTHOR_NAME="A Poster" GIT_AUTHOR_EMAIL=poster@example.org

@@ -52,7 +52,7 @@ env PATH="$tmp/bin:$PATH" BUILD_DIR="$tmp/build" STANDIN_BOOT_DIR="$tmp/boot" MO
 	fail "serial.log is not the console as printed: $(cat "$tmp/boot/serial.log")"
 cut -f2 "$tmp/boot/steps.tsv" | tr '\n' '|' | grep -qx 'init: variant stock boot 1, kernel 6.1.0-stand-in|suite: step selftest|suite: step traced_pass|init: powering off, suite exit status 0|qemu exit|' ||
 	fail "steps.tsv does not list the logged lines and QEMU's exit: $(cat "$tmp/boot/steps.tsv")"
-profile=$(. scripts/lib.sh && unit_profile "$tmp/boot")
+profile=$(. scripts/lib.sh && rig_init && unit_profile "$tmp/boot")
 # A line stamped late (the stamping loop behind on a loaded host) shortens
 # the step before it: 0.49 s has been seen.
 awk -F'\t' '$1 == "suite: step selftest" && $2 >= 0.4 && $2 < 5 { found = 1 } END { exit !found }' <<< "$profile" ||
@@ -61,7 +61,7 @@ cut -f1 <<< "$profile" | tr '\n' '|' | grep -qx 'kernel boot|init|suite: step se
 	fail "the profile's steps are not named as the boots of every kernel sum them: $profile"
 echo "a boot's console is stamped into steps.tsv and its profile"
 
-if [ -z "$(. scripts/lib.sh && kvm_refusal)" ]; then
+if [ -z "$(. scripts/lib.sh && rig_init && kvm_refusal)" ]; then
 	echo "MODE=kvm refusal not checked: QEMU runs a vCPU under KVM here"
 	exit 0
 fi

@@ -4,14 +4,15 @@
 # built before the table: a change to one is a change of what a run
 # measures, made there on purpose), in icount, tcg and kvm; every step a phase gives the guest suite is a
 # function of it; and the one pattern of a kernel's complaint
-# (KERNEL_COMPLAINT, scripts/lib.sh) matches every report that boot.sh,
+# (KERNEL_COMPLAINT, scripts/lib/failures.sh) matches every report that boot.sh,
 # fault-check.sh and race-check.sh matched, and no line of a boot that
 # went well.
 . "$(dirname "$0")/lib.sh"
 
 # The rig's own functions, in a subshell; MODE given, so that no KVM is
 # probed.
-rig() { (MODE=icount && . scripts/lib.sh && "$@"); }
+# shellcheck disable=SC2034 # MODE: read by rig_init
+rig() { (MODE=icount && . scripts/lib.sh && rig_init && "$@"); }
 phases=$(rig phase_names)
 
 tmp=$(mktemp -d)
@@ -26,7 +27,7 @@ printf '%s\n' "$@" > "$QEMU_ARGS"
 QEMU
 chmod +x "$tmp/bin/qemu-system-x86_64"
 
-# KVM taken as usable (RIG_KVM_REFUSAL empty: scripts/lib.sh,
+# KVM taken as usable (RIG_KVM_REFUSAL empty: scripts/lib/kvm.sh,
 # kvm_refusal), as the QEMU above would be, whatever the host's /dev/kvm.
 for mode in icount tcg kvm; do
 	case $mode in
@@ -100,6 +101,6 @@ wrong=$(grep -E -- "$pattern" <<< "$fine" || true)
 for script in boot.sh fault-check.sh race-check.sh; do
 	grep -q 'KERNEL_COMPLAINT' "scripts/$script" || fail "scripts/$script does not use KERNEL_COMPLAINT"
 done
-spelled=$(grep -lE 'BUG: |WARNING: ' scripts/*.sh | grep -vx scripts/lib.sh || true)
-[ -z "$spelled" ] || fail "a complaint spelled outside scripts/lib.sh's KERNEL_COMPLAINT: $spelled"
+spelled=$(grep -lE 'BUG: |WARNING: ' scripts/*.sh scripts/lib/*.sh | grep -vx scripts/lib/failures.sh || true)
+[ -z "$spelled" ] || fail "a complaint spelled outside scripts/lib/failures.sh's KERNEL_COMPLAINT: $spelled"
 echo "KERNEL_COMPLAINT: $(wc -l <<< "$complaints") reports matched, $(wc -l <<< "$fine") lines of good boots not"

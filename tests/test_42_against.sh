@@ -140,6 +140,7 @@ expect_fail "make bench against a run of other code" "AGAINST=last-week: this ru
 (
 	export MODE=tcg
 	. scripts/lib.sh
+	rig_init
 	meta_write_comparable "$tmp/comparable.json"
 	jq '. + { variants: { stock: {} } }' "$tmp/comparable.json" > "$RESULTS_DIR/old/meta.json"
 ) 2> /dev/null

@@ -25,7 +25,7 @@ printf '../0001-a.patch\n0002-b.patch\n' > "$patches/three/6.12/series"
 touch "$patches/three/6.12/0002-b.patch"
 echo --expect-sys-cdev > "$patches/three/selftest.args"
 : > "$patches/three/selftest.args~1"
-lib() { env PATCHES_DIR="$patches" bash -c ". scripts/lib.sh && $1"; }
+lib() { env PATCHES_DIR="$patches" bash -c ". scripts/lib.sh && rig_init && $1"; }
 
 [ "$(lib 'series_patches three~2' | paste -sd' ')" = "$patches/three/0001-a.patch $patches/three/0002-b.patch" ] ||
 	fail "series_patches three~2 is not the first two patch files: $(lib 'series_patches three~2')"

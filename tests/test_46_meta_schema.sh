@@ -1,15 +1,14 @@
 # shellcheck shell=bash
 # meta.json's schema is docs/meta-json.md's table: every key its writers
-# write (scripts/meta.sh: the plan, the merge, a resume; compare --join:
-# a join) is a row of the table, with the type of every value written
-# under it, and every row's key is written.  The keys come from the
-# meta.json files of runs that the rig's own scripts make, kernels and
-# boots stood in (tests/fake_runs.sh): two bases (a package and a tree),
-# AA, WALK and FAULTS, a prefix that does not build and one whose boot
-# fails, a resume, a run against another (AGAINST), and one whose
-# variant did not boot, resumed (failures).  Then the check
-# is shown to fail: a row left out, a row of a key never written, a
-# wrong type.
+# write (scripts/lib/meta.sh: the plan, the merge, a resume; compare
+# --join: a join) is a row of the table, with the type of every value
+# written under it, and every row's key is written.  The keys come from
+# the meta.json files of runs that the rig's own scripts make, kernels
+# and boots stood in (tests/fake_runs.sh): two bases (a package and a
+# tree), AA, WALK and FAULTS, a prefix that does not build and one whose
+# boot fails, a resume, a run against another (AGAINST), and one whose
+# variant did not boot, resumed (failures).  Then the check is shown to
+# fail: a row left out, a row of a key never written, a wrong type.
 . "$(dirname "$0")/lib.sh"
 
 doc=docs/meta-json.md

@@ -130,13 +130,14 @@ release_lock
 resumed stock/boot-1
 echo "a unit's rows cut short before the merge: named with the line, the unit run again by make resume"
 
-# 4. Ctrl-C in a kernel build: its progress reporter (lib.sh's
-# every_minute) goes with it, its sleep too, and leaves make bench's
+# 4. Ctrl-C in a kernel build: its progress reporter
+# (scripts/lib/log.sh's every_minute) goes with it, its sleep too, and leaves make bench's
 # lock free for the next make.  The INT goes to the script's process
 # group, as a terminal sends it (env: a background job ignores INT).
 cat > "$tmp/build.sh" <<'BUILD'
 MODE=icount
 . scripts/lib.sh
+rig_init
 exec 9> "$1"
 flock -n 9
 every_minute true &

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # A kernel that does not boot is a finding, not a failed run (issue 43,
-# item 6).  First the reading of a serial log (scripts/lib.sh
+# item 6).  First the reading of a serial log (scripts/lib/failures.sh
 # serial_failure, failure_json) on the consoles of
 # tests/kernel-failures/: a 6.1 oops, a 6.12 general protection fault,
 # a 6.1 refcount_t warning, a panic that kills init, a hang, a selftest
@@ -41,7 +41,7 @@ failure_of() {
 	if [ -f "$consoles/$1" ]; then cp "$consoles/$1" "$dir/serial.log"; else printf '%s\n' "$1" > "$dir/serial.log"; fi
 	[ -z "${3:-}" ] || echo "$3" > "$dir/exit-status"
 	[ -z "${4:-}" ] || printf '%s\n' "$4" > "$dir/selftest.tap"
-	MODE=icount BOOT_TIMEOUT=900 bash -c '. scripts/lib.sh && failure_json "$1" "$2"' - "$dir" "$2"
+	MODE=icount BOOT_TIMEOUT=900 bash -c '. scripts/lib.sh && rig_init && failure_json "$1" "$2"' - "$dir" "$2"
 }
 # reads CONSOLE STATUS EXIT_STATUS TAP EXPECTED: failure_json's
 # kind|function|step|signature|line is EXPECTED ("" for none).
@@ -71,7 +71,7 @@ reads $'cdevbench-suite: step load_module cdevbench\ncdevbench-suite: FAILED: in
 	fail "a boot without a complaint and without a guest's status was taken for the kernel's failure"
 [ -z "$(failure_of "cdevbench-init: variant x boot 1" 1 3)" ] ||
 	fail "a status that is not the guest's was taken for the kernel's failure"
-trace=$(MODE=icount bash -c '. scripts/lib.sh && serial_failure "$1" trace' - "$consoles/oops-6.1.log")
+trace=$(MODE=icount bash -c '. scripts/lib.sh && rig_init && serial_failure "$1" trace' - "$consoles/oops-6.1.log")
 [ "$(head -3 <<< "$trace")" = $'BUG: kernel NULL pointer dereference, address: 0000000000000008\nRIP: 0010:kobj_lookup+0x3c/0x170\nCall Trace:' ] &&
 	grep -qx ' chrdev_open+0x9b/0x230' <<< "$trace" && [ "$(tail -1 <<< "$trace")" = ' </TASK>' ] &&
 	! grep -q '^RSP: 002b' <<< "$trace" || fail "the complaint and call trace of the 6.1 oops: $trace"

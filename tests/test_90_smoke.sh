@@ -10,7 +10,7 @@
 
 results=build/test-results
 rm -rf "$results"
-mapfile -t variants < <(. scripts/lib.sh && all_variants)
+mapfile -t variants < <(. scripts/lib.sh && rig_init && all_variants)
 make --no-print-directory bench QUICK=1 MODE=icount BOOTS=2 AA=1 PMU=0 \
 	VARIANTS="${variants[*]}" RESULTS_DIR="$results"
 

@@ -128,7 +128,7 @@ check_plugin_run "$run"
 multi=$(mktemp -d)/share-1
 trap 'rm -rf "$(dirname "$multi")"' EXIT
 mkdir -p "$multi"
-(export QUICK=1 PMU_INTERLEAVE=multi PMU_VCPUS=2 && . scripts/lib.sh &&
+(export QUICK=1 PMU_INTERLEAVE=multi PMU_VCPUS=2 && . scripts/lib.sh && rig_init &&
 	write_suite_env stock stock "$multi" share &&
 	scripts/boot.sh stock "$multi" share) || fail "the share boot with PMU_INTERLEAVE=multi failed"
 build/bin/pmu_rows stock 1 "$multi" > "$multi/rows.csv"

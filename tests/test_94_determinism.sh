@@ -20,8 +20,10 @@ trap '[ -z "$hog" ] || kill "$hog" 2> /dev/null; rm -rf "$tmp"' EXIT
 sealed_boot() {
 	mkdir -p "$1"
 	(
+		# shellcheck disable=SC2034 # read by rig_init
 		MODE=icount QUICK=1 TRACED_BOOTS=1
 		. scripts/lib.sh
+		rig_init
 		write_suite_env stock stock "$1" "$3"
 		sed -i "s/^SEED=.*/SEED=$2/; s/, traced_pass//; s/, unload_module cdevbench//" "$1/suite.env"
 		scripts/boot.sh stock "$1" "$3"

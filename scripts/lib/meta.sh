@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# meta.json, a run's provenance: its one writer.  Sourced by lib.sh.
+# meta.json, a run's provenance: its one writer.  Sourced by scripts/lib.sh:
+# defines functions, no more.
 # Every write of a run's meta.json is one of these, each made whole
 # beside the file and moved over it, so that a reader never sees half of
 # one; no other script writes it:
