@@ -6,9 +6,13 @@
 # Sourced by scripts/lib.sh: defines functions and constants, no more.
 
 # What decides a run's numbers besides its kernels: these settings, and
-# the rig's measuring code, by content (committed or not).
+# the rig's measuring code, by content (committed or not): what the
+# guest runs, how a kernel is built and booted, the phases and the
+# library's files that read them into QEMU's command line and each
+# boot's suite.env and seed (phases.sh, suite.sh, kvm.sh's KVM_ACCEL).
 MEASURED_ALIKE=(mode reps ops vcpus guest_mem trace_n)
-MEASURING_CODE=(bench guest-init scripts/boot.sh scripts/initramfs.sh scripts/phases.def scripts/kernel.sh patches/rig.config)
+MEASURING_CODE=(bench guest-init scripts/boot.sh scripts/initramfs.sh scripts/phases.def scripts/kernel.sh
+	scripts/lib/phases.sh scripts/lib/suite.sh scripts/lib/kvm.sh patches/rig.config)
 measuring_code_sha256() {
 	(cd "$RIG_ROOT" && find "${MEASURING_CODE[@]}" -type f -print0 | sort -z | xargs -0 sha256sum) |
 		sha256sum | cut -d' ' -f1
