@@ -17,6 +17,8 @@
  * this kernel is known to fail.  Such a case that fails is reported as
  * "ok N CASE # XFAIL REASON" and does not fail the run; one that passes as
  * "ok N CASE # XPASS ...", for the report to say the kernel fixes it.
+ * A line "!CASE REASON" withdraws a case that an earlier FILE declared (a
+ * variant whose series fixes one of stock's known failures).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,6 +45,8 @@
  * outcomes, within RACE_MAX_OPENS_PER_ROUND opens per round. */
 #define RACE_OPENS	2000
 #define RACE_MAX_OPENS_PER_ROUND 200
+/* race_evict_del's nodes, all cached by the cdev at once */
+#define RACE_EVICT_NODES 16
 static long race_rounds = 1000;	/* add/del pairs */
 
 static const char *fixture_dir, *node_dir;
@@ -56,6 +60,7 @@ static const char *case_skipped;	/* why the case does not apply */
 static bool races_in_kernel;
 static struct known_failure {
 	char name[64], reason[192];
+	bool withdrawn;	/* "!CASE REASON": an earlier declaration no longer holds */
 } known[MAX_KNOWN_FAILURES];
 static int nknown;
 
@@ -407,6 +412,87 @@ static void test_race_fresh_open_del(void)
 	race_open_del(7, 57, false);
 }
 
+/*
+ * Evict inodes that cache a cdev while the cdev goes: open and close
+ * RACE_EVICT_NODES nodes of one minor (each inode then caches the cdev
+ * and is on its list of inodes), then unlink them all, which evicts each
+ * inode (cd_forget()), while a child adds and removes a cdev_alloc()
+ * cdev for the minor, whose cdev_del() drops the last reference once the
+ * files are closed: its release takes every inode still on the list off
+ * it (cdev_purge()), against the evictions.  The race cases above evict
+ * at most the one inode an open just closed.  Every open must reach the
+ * cdev or fail as a removed one does, both must occur, and the kernel
+ * must not notice anything (the serial log) nor hang.
+ */
+static void test_race_evict_del(void)
+{
+	const unsigned int slot = 7, minor = 58;
+	char path[RACE_EVICT_NODES][256], why[128] = "";
+	int i, j, fd, status, opened = 0, gone = 0;
+	volatile int *rounds;
+	unsigned int m;
+	pid_t child;
+
+	rounds = mmap(NULL, sizeof(*rounds), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(rounds != MAP_FAILED, "mmap: %m");
+	*rounds = 0;
+	for (j = 0; j < RACE_EVICT_NODES; j++)
+		snprintf(path[j], sizeof(path[j]), "%s/evict-%d", node_dir, j);
+	child = fork();
+	CHECK(child >= 0, "fork: %m");
+	if (!child) {
+		for (;;) {
+			if (ctl("add %u %u 1 alloc", slot, minor))
+				_exit(1);
+			sched_yield();
+			if (ctl("del %u", slot))
+				_exit(1);
+			(*rounds)++;
+			sched_yield();
+		}
+	}
+	for (i = 0; (i < RACE_OPENS || *rounds < race_rounds || !opened || !gone) &&
+		    i < race_rounds * RACE_MAX_OPENS_PER_ROUND && !why[0];) {
+		for (j = 0; j < RACE_EVICT_NODES && !why[0]; j++, i++) {
+			int w, got;
+
+			if (mknod(path[j], S_IFCHR | 0600, makedev(major_nr, minor))) {
+				snprintf(why, sizeof(why), "mknod: %s", strerror(errno));
+				break;
+			}
+			fd = open(path[j], O_RDONLY);
+			if (fd < 0 && (errno == ENXIO || errno == ENODEV)) {
+				gone++;
+				continue;
+			}
+			if (fd < 0) {
+				snprintf(why, sizeof(why), "open: %s", strerror(errno));
+				break;
+			}
+			got = read_slot(fd, &m, &w);
+			close(fd);
+			if (got != (int)slot || m != minor)
+				snprintf(why, sizeof(why), "an open reached slot %d, minor %u", got, m);
+			opened++;
+		}
+		sched_yield();
+		/* each unlink evicts an inode that may be on the cdev's list */
+		for (j = 0; j < RACE_EVICT_NODES; j++)
+			unlink(path[j]);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	ksft_print_msg("evict: %d add/del rounds; %d opens reached the cdev, %d found it removed\n",
+		       *rounds, opened, gone);
+	if (!races_in_kernel)
+		ksft_print_msg("evict: one CPU and no kernel preemption: a pass does not show the kernel free of this race\n");
+	munmap((void *)rounds, sizeof(*rounds));
+	CHECK(!why[0], "%s", why);
+	CHECK(WIFSIGNALED(status), "the add/del loop failed");
+	CHECK(opened && gone, "the race was not exercised");
+}
+
 /* The fixture's parents alive: see "parents" in cdev_fixture.c. */
 static int parents_live(void)
 {
@@ -579,10 +665,14 @@ static const struct {
 	{ "unregistered_asks_for_driver", test_unregistered_asks_for_driver },
 	{ "race_cached_open_del", test_race_cached_open_del },
 	{ "race_fresh_open_del", test_race_fresh_open_del },
+	{ "race_evict_del", test_race_evict_del },
 };
 
-/* Add FILE's "CASE REASON" lines to known[]; -1 on an unreadable file,
- * an unknown case or too many. */
+static const struct known_failure *known_failure(const char *name);
+
+/* Add FILE's "CASE REASON" and "!CASE REASON" lines to known[]; -1 on an
+ * unreadable file, an unknown case, a withdrawal of a case no earlier
+ * line declared, or too many. */
 static int read_known_failures(const char *file)
 {
 	char line[512];
@@ -599,13 +689,18 @@ static int read_known_failures(const char *file)
 		line[strcspn(line, "#\n")] = '\0';
 		if (sscanf(line, "%63s %n", k->name, &len) != 1)
 			continue;	/* blank or a comment */
+		k->withdrawn = k->name[0] == '!';
+		if (k->withdrawn)
+			memmove(k->name, k->name + 1, strlen(k->name));
 		snprintf(k->reason, sizeof(k->reason), "%s", line + len);
 		for (i = 0, found = 0; i < (int)ARRAY_SIZE(cases); i++)
 			found |= !strcmp(cases[i].name, k->name);
-		if (!found || !k->reason[0] || nknown == MAX_KNOWN_FAILURES - 1) {
+		if (!found || !k->reason[0] || nknown == MAX_KNOWN_FAILURES - 1 ||
+		    (k->withdrawn && !known_failure(k->name))) {
 			fprintf(stderr, "cdev_selftest: %s: '%s': %s\n", file, k->name,
 				!found ? "no such case" : !k->reason[0] ? "no reason given" :
-				"too many known failures");
+				nknown == MAX_KNOWN_FAILURES - 1 ? "too many known failures" :
+				"withdrawn, but no earlier file declares it");
 			err = -1;
 		}
 		nknown++;
@@ -614,13 +709,15 @@ static int read_known_failures(const char *file)
 	return err;
 }
 
+/* The case's declaration that holds: the last line naming it, unless
+ * that line withdraws it. */
 static const struct known_failure *known_failure(const char *name)
 {
 	int i;
 
-	for (i = 0; i < nknown; i++)
+	for (i = nknown - 1; i >= 0; i--)
 		if (!strcmp(known[i].name, name))
-			return &known[i];
+			return known[i].withdrawn ? NULL : &known[i];
 	return NULL;
 }
 
