@@ -12,7 +12,8 @@
  * --expect-sys-cdev: the kernel registers cdevs in sysfs (/sys/cdev and
  * /sys/cdev/major); without it /sys/cdev must not exist.
  * --race-rounds R: the race cases run until R add/del rounds (default
- * 1000), for the race check (scripts/race-check.sh).
+ * 1000; race_evict_del R/20, of 16 nodes each), for the race check
+ * (scripts/race-check.sh).
  * --known-failures FILE: lines "CASE REASON" ('#' starts a comment): cases
  * this kernel is known to fail.  Such a case that fails is reported as
  * "ok N CASE # XFAIL REASON" and does not fail the run; one that passes as
@@ -36,6 +37,7 @@
 #include <sys/utsname.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "kselftest.h"
 
@@ -413,49 +415,151 @@ static void test_race_fresh_open_del(void)
 }
 
 /*
- * Evict inodes that cache a cdev while the cdev goes: open and close
- * RACE_EVICT_NODES nodes of one minor (each inode then caches the cdev
- * and is on its list of inodes), then unlink them all, which evicts each
- * inode (cd_forget()), while a child adds and removes a cdev_alloc()
- * cdev for the minor, whose cdev_del() drops the last reference once the
- * files are closed: its release takes every inode still on the list off
- * it (cdev_purge()), against the evictions.  The race cases above evict
- * at most the one inode an open just closed.  Every open must reach the
- * cdev or fail as a removed one does, both must occur, and the kernel
- * must not notice anything (the serial log) nor hang.
+ * race_evict_del's handshake, on a page the two processes share: the
+ * child adds the cdev and sets ADDED, the parent opens and closes the
+ * nodes and sets EVICTING, the child deletes the cdev and sets DELETED.
+ */
+enum { EVICT_ADDED = 1, EVICT_EVICTING, EVICT_DELETED };
+#define RACE_EVICT_WAIT_S 20	/* the longest either side waits for the other */
+
+struct evict_shared {
+	volatile int phase;
+	volatile int rounds;	/* add/del rounds the child completed */
+};
+
+/* A small pseudo-random spin (xorshift32), so that either side may win. */
+static void evict_spin(unsigned int *seed)
+{
+	volatile unsigned int n;
+
+	*seed ^= *seed << 13;
+	*seed ^= *seed >> 17;
+	*seed ^= *seed << 5;
+	for (n = *seed % 4096; n; n--)
+		;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/*
+ * Wait, at most RACE_EVICT_WAIT_S seconds, for @sh->phase to be @want.
+ * The parent passes its @child and gets -1 as soon as waitpid() shows it
+ * gone (its status in @status); 0 when the phase came, 1 on a timeout.
+ */
+static int evict_wait(struct evict_shared *sh, int want, pid_t child, int *status)
+{
+	double deadline = now_s() + RACE_EVICT_WAIT_S;
+
+	while (sh->phase != want) {
+		if (child > 0 && waitpid(child, status, WNOHANG) == child)
+			return -1;
+		if (now_s() > deadline)
+			return 1;
+		sched_yield();
+	}
+	return 0;
+}
+
+/* Reap @child within RACE_EVICT_WAIT_S seconds: false if it is still there. */
+static bool evict_reap(pid_t child, int *status)
+{
+	double deadline = now_s() + RACE_EVICT_WAIT_S;
+
+	while (waitpid(child, status, WNOHANG) != child) {
+		if (now_s() > deadline)
+			return false;
+		usleep(10000);
+	}
+	return true;
+}
+
+/*
+ * Evict inodes that cache a cdev while the cdev's release purges them.
+ * Each round, the child adds a cdev_alloc() cdev for one minor and sets
+ * ADDED; the parent opens and closes RACE_EVICT_NODES fresh nodes of it
+ * (each inode then caches the cdev and is on its list of inodes), sets
+ * EVICTING and at once unlinks them, starting with node 0, the list's
+ * tail, which cdev_purge() reaches last; the child, on EVICTING, deletes
+ * the cdev, whose cdev_del() drops the last reference: its release walks
+ * the list (cdev_purge()) while the unlinks evict the inodes from the
+ * other end (cd_forget()).  A small pseudo-random spin on each side
+ * varies who gets there first.  The race cases above evict at most the
+ * one inode an open just closed.  Every open must reach the cdev (it is
+ * registered throughout), and the kernel must not notice anything (the
+ * serial log).  Both sides wait at most RACE_EVICT_WAIT_S seconds for
+ * the other, and the parent stops as soon as the child is gone, so a
+ * deletion that does not come back fails the case instead of hanging it.
  */
 static void test_race_evict_del(void)
 {
 	const unsigned int slot = 7, minor = 58;
-	char path[RACE_EVICT_NODES][256], why[128] = "";
-	int i, j, fd, status, opened = 0, gone = 0;
-	volatile int *rounds;
-	unsigned int m;
+	/*
+	 * Each round creates RACE_EVICT_NODES nodes and makes the purge and
+	 * the evictions really overlap, where a round of the cases above is
+	 * one add/del pair: a twentieth of their rounds keeps a race boot's
+	 * length close to what it was.
+	 */
+	const long evict_rounds = race_rounds / 20 > 0 ? race_rounds / 20 : 1;
+	char path[RACE_EVICT_NODES][256], why[160] = "";
+	int j, fd, status = 0, opened = 0, gone = 0, del_first = 0, w;
+	unsigned int m, seed = 0x9e3779b9u;
+	struct evict_shared *sh;
+	bool reaped = false;
 	pid_t child;
+	long r;
 
-	rounds = mmap(NULL, sizeof(*rounds), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	CHECK(rounds != MAP_FAILED, "mmap: %m");
-	*rounds = 0;
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(sh != MAP_FAILED, "mmap: %m");
+	sh->phase = 0;
+	sh->rounds = 0;
 	for (j = 0; j < RACE_EVICT_NODES; j++)
 		snprintf(path[j], sizeof(path[j]), "%s/evict-%d", node_dir, j);
 	child = fork();
 	CHECK(child >= 0, "fork: %m");
 	if (!child) {
-		for (;;) {
+		unsigned int child_seed = (unsigned int)getpid() * 2654435761u | 1;
+
+		for (r = 0; r < evict_rounds; r++) {
 			if (ctl("add %u %u 1 alloc", slot, minor))
 				_exit(1);
-			sched_yield();
+			sh->phase = EVICT_ADDED;
+			if (evict_wait(sh, EVICT_EVICTING, 0, NULL)) {
+				ctl("del %u", slot);
+				_exit(2);
+			}
+			evict_spin(&child_seed);
 			if (ctl("del %u", slot))
 				_exit(1);
-			(*rounds)++;
-			sched_yield();
+			sh->rounds++;
+			sh->phase = EVICT_DELETED;
 		}
+		_exit(0);
 	}
-	for (i = 0; (i < RACE_OPENS || *rounds < race_rounds || !opened || !gone) &&
-		    i < race_rounds * RACE_MAX_OPENS_PER_ROUND && !why[0];) {
-		for (j = 0; j < RACE_EVICT_NODES && !why[0]; j++, i++) {
-			int w, got;
+	for (r = 0; r < evict_rounds && !why[0]; r++) {
+		int waited = evict_wait(sh, EVICT_ADDED, child, &status);
+
+		if (waited) {
+			reaped = waited < 0;
+			if (reaped)
+				snprintf(why, sizeof(why),
+					 "round %ld: the add/del child is gone (%s %d)", r,
+					 WIFEXITED(status) ? "exit status" : "signal",
+					 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+			else
+				snprintf(why, sizeof(why),
+					 "round %ld: the add/del child did not add the cdev within %d s (its deletion stuck?)",
+					 r, RACE_EVICT_WAIT_S);
+			break;
+		}
+		for (j = 0; j < RACE_EVICT_NODES && !why[0]; j++) {
+			int got;
 
 			if (mknod(path[j], S_IFCHR | 0600, makedev(major_nr, minor))) {
 				snprintf(why, sizeof(why), "mknod: %s", strerror(errno));
@@ -476,21 +580,44 @@ static void test_race_evict_del(void)
 				snprintf(why, sizeof(why), "an open reached slot %d, minor %u", got, m);
 			opened++;
 		}
-		sched_yield();
-		/* each unlink evicts an inode that may be on the cdev's list */
+		/* the child deletes the cdev, its release purging the list ... */
+		sh->phase = EVICT_EVICTING;
+		evict_spin(&seed);
+		/* ... while each unlink evicts an inode on it, from the tail */
 		for (j = 0; j < RACE_EVICT_NODES; j++)
 			unlink(path[j]);
+		if (sh->phase == EVICT_DELETED)
+			del_first++;
 	}
-	kill(child, SIGKILL);
-	waitpid(child, &status, 0);
-	ksft_print_msg("evict: %d add/del rounds; %d opens reached the cdev, %d found it removed\n",
-		       *rounds, opened, gone);
+	if (!why[0]) {
+		/* the child's last deletion, then its exit */
+		int waited = evict_wait(sh, EVICT_DELETED, child, &status);
+
+		if (waited > 0)
+			snprintf(why, sizeof(why), "the last deletion did not come back within %d s",
+				 RACE_EVICT_WAIT_S);
+		else
+			reaped = waited < 0 || evict_reap(child, &status);
+	}
+	if (!reaped) {
+		kill(child, SIGKILL);
+		reaped = evict_reap(child, &status);
+	}
+	ksft_print_msg("evict: %d of %ld add/del rounds; %d opens reached the cdev, %d found it removed; the deletion returned before the last eviction in %d rounds\n",
+		       sh->rounds, evict_rounds, opened, gone, del_first);
 	if (!races_in_kernel)
 		ksft_print_msg("evict: one CPU and no kernel preemption: a pass does not show the kernel free of this race\n");
-	munmap((void *)rounds, sizeof(*rounds));
+	r = sh->rounds;
+	munmap(sh, sizeof(*sh));
 	CHECK(!why[0], "%s", why);
-	CHECK(WIFSIGNALED(status), "the add/del loop failed");
-	CHECK(opened && gone, "the race was not exercised");
+	CHECK(reaped && WIFEXITED(status) && !WEXITSTATUS(status),
+	      "the add/del child failed (%s %d)",
+	      !reaped ? "not reaped, pid" : WIFEXITED(status) ? "exit status" : "signal",
+	      !reaped ? child : WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	CHECK(!gone, "%d opens found the cdev removed while it was registered", gone);
+	CHECK(r == evict_rounds && opened == evict_rounds * RACE_EVICT_NODES,
+	      "%ld of %ld rounds, %d of %ld opens", r, evict_rounds, opened,
+	      evict_rounds * RACE_EVICT_NODES);
 }
 
 /* The fixture's parents alive: see "parents" in cdev_fixture.c. */
