@@ -57,6 +57,7 @@ static unsigned int major_nr;
 static bool expect_sys_cdev;
 static int case_failed;
 static const char *case_skipped;	/* why the case does not apply */
+static bool case_stuck;	/* a wait on the kernel never came back */
 /* Can the race cases' two sides meet inside the kernel: more than one
  * CPU online, or a preemptible kernel? */
 static bool races_in_kernel;
@@ -552,10 +553,12 @@ static void test_race_evict_del(void)
 					 "round %ld: the add/del child is gone (%s %d)", r,
 					 WIFEXITED(status) ? "exit status" : "signal",
 					 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-			else
+			else {
 				snprintf(why, sizeof(why),
 					 "round %ld: the add/del child did not add the cdev within %d s (its deletion stuck?)",
 					 r, RACE_EVICT_WAIT_S);
+				case_stuck = true;
+			}
 			break;
 		}
 		for (j = 0; j < RACE_EVICT_NODES && !why[0]; j++) {
@@ -593,15 +596,18 @@ static void test_race_evict_del(void)
 		/* the child's last deletion, then its exit */
 		int waited = evict_wait(sh, EVICT_DELETED, child, &status);
 
-		if (waited > 0)
+		if (waited > 0) {
 			snprintf(why, sizeof(why), "the last deletion did not come back within %d s",
 				 RACE_EVICT_WAIT_S);
-		else
+			case_stuck = true;
+		} else {
 			reaped = waited < 0 || evict_reap(child, &status);
+		}
 	}
 	if (!reaped) {
 		kill(child, SIGKILL);
 		reaped = evict_reap(child, &status);
+		case_stuck = case_stuck || !reaped;
 	}
 	ksft_print_msg("evict: %d of %ld add/del rounds; %d opens reached the cdev, %d found it removed; the deletion returned before the last eviction in %d rounds\n",
 		       sh->rounds, evict_rounds, opened, gone, del_first);
@@ -618,6 +624,30 @@ static void test_race_evict_del(void)
 	CHECK(r == evict_rounds && opened == evict_rounds * RACE_EVICT_NODES,
 	      "%ld of %ld rounds, %d of %ld opens", r, evict_rounds, opened,
 	      evict_rounds * RACE_EVICT_NODES);
+}
+
+/*
+ * A case found the kernel stuck (a task that never returns from a
+ * cdev_del(), a lock held for ever): the cleanup below would block
+ * behind it, and the boot would end at the host's timeout, minutes
+ * later.  Power the guest off now instead; the case's "not ok" line is
+ * on the console already (guest-init/suite mirrors this output there),
+ * and the host reads the boot as failed.
+ */
+static void power_off_stuck(const char *name)
+{
+	FILE *sysrq;
+
+	ksft_print_msg("%s: the kernel is stuck; powering off (sysrq o) instead of waiting for the host's timeout\n",
+		       name);
+	fflush(stdout);
+	sysrq = fopen("/proc/sysrq-trigger", "w");
+	if (sysrq) {
+		fputc('o', sysrq);
+		fclose(sysrq);
+	}
+	sleep(60);
+	ksft_exit_fail_msg("%s: the guest did not power off\n", name);
 }
 
 /* The fixture's parents alive: see "parents" in cdev_fixture.c. */
@@ -941,6 +971,7 @@ int main(int argc, char **argv)
 
 		case_failed = 0;
 		case_skipped = NULL;
+		case_stuck = false;
 		cases[i].fn();
 		if (case_skipped)
 			result_directive(ksft_inc_xskip_cnt, cases[i].name, "SKIP", "%s",
@@ -955,6 +986,8 @@ int main(int argc, char **argv)
 			ksft_test_result_fail("%s\n", cases[i].name);
 		else
 			ksft_test_result_pass("%s\n", cases[i].name);
+		if (case_stuck)
+			power_off_stuck(cases[i].name);
 		/* A failed case may leave cdevs behind; later cases start clean. */
 		for (slot = 0; slot < FIXTURE_SLOTS; slot++)
 			ctl("del %d", slot);
