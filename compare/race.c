@@ -35,12 +35,19 @@ const char *race_mark(const char *arm)
 	       " (control, race check FAIL)" : " (race check FAIL)";
 }
 
-/* "Race check (tcg, 4 vCPUs, 400000 rounds, slab poisoning):" */
+/* "Race check (tcg, 4 vCPUs, 400000 rounds, slab poisoning):", and the
+ * checker kernel's boot where the check booted one. */
 static void write_race_setup(FILE *out, const json_t *doc)
 {
-	fprintf(out, "Race check (%s, %.0f vCPUs, %.0f rounds, slab poisoning):",
+	const json_t *checker_rounds = json_object_get(doc, "checker_rounds");
+
+	fprintf(out, "Race check (%s, %.0f vCPUs, %.0f rounds, slab poisoning",
 		member_string(doc, "mode", "?"), json_number_value(json_object_get(doc, "vcpus")),
 		json_number_value(json_object_get(doc, "rounds")));
+	if (checker_rounds)
+		fprintf(out, "; %.0f rounds, lockdep, KCSAN, list and sleep checks",
+			json_number_value(checker_rounds));
+	fprintf(out, "):");
 }
 
 /* The evidence of a failure: the console's line, up to its carriage

@@ -496,6 +496,7 @@ if [ "$RACE" = 1 ]; then
 	jq -n --argjson multi "$(( ${#bases[@]} > 1 ))" \
 		--argjson unfinished "$(json_array "${unfinished[@]}")" \
 		'[inputs] as $races | {mode: $races[0].mode, vcpus: $races[0].vcpus, rounds: $races[0].rounds,
+		  checker_rounds: $races[0].checker_rounds,
 		  unfinished: $unfinished, checks: [$races[] as $r | $r.checks[] |
 			. + {base: $r.base, arm: (if $multi == 1 then .variant + ":" + $r.base_key else .variant end)}]}' \
 		"${finished[@]}" < /dev/null > "$run/race.json.tmp"

@@ -12,15 +12,18 @@
 # The fault flavour is the same tree with patches/fault.config merged last,
 # built in build/kernels/<b>/<v>/obj-fault/ (module: build/modules/<b>/<v>-fault/),
 # for the failure-path phase; the timing kernel is never touched by it.
+# The checker flavour (patches/checker.config, obj-checker/) is the same
+# for make race-check's checker boot: lockdep, atomic-sleep and list
+# checks, KCSAN.
 # The audit flavour (patches/audit.config, build/kernels/<b>/<v>/obj-audit/)
 # builds no kernel: scripts/cdev-audit.sh checks the tree's users of a
 # cdev's kobject and compiles them; every timing build ends with it.
-# Usage: scripts/kernel.sh VARIANT [timing|fault|audit]
+# Usage: scripts/kernel.sh VARIANT [timing|fault|checker|audit]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 rig_init
 
-variant=${1:?usage: kernel.sh VARIANT [timing|fault|audit]}
+variant=${1:?usage: kernel.sh VARIANT [timing|fault|checker|audit]}
 flavour=${2:-timing}
 check_variant "$variant"
 tree=$(variant_dir "$variant")
@@ -33,8 +36,9 @@ frags=("$PATCHES_DIR/rig.config")
 case $flavour in
 timing) sfx= ;;
 fault) sfx=-fault frags+=("$PATCHES_DIR/fault.config") ;;
+checker) sfx=-checker frags+=("$PATCHES_DIR/checker.config") ;;
 audit) sfx=-audit frags+=("$PATCHES_DIR/audit.config") ;;
-*) die "unknown kernel flavour '$flavour': timing, fault or audit" ;;
+*) die "unknown kernel flavour '$flavour': timing, fault, checker or audit" ;;
 esac
 name=$variant$sfx	# LOCALVERSION, module folder
 who="$name on $BASE"	# log lines

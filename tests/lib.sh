@@ -110,17 +110,20 @@ unquoted_csv() {
 }
 
 # stand_in_build BUILD_DIR: what boot.sh needs of a build to start QEMU,
-# stand-ins for stock's timing and fault kernels and modules on 6.1, and
-# the real build/bin/rows as the one guest program scripts/initramfs.sh
-# packs; stand_in_suite_env DIR: a suite.env of boot 1, seed 1.
+# stand-ins for stock's timing, fault and checker kernels and modules on
+# 6.1, and the real build/bin/rows as the one guest program
+# scripts/initramfs.sh packs; stand_in_suite_env DIR: a suite.env of boot 1, seed 1.
 stand_in_build() {
 	local obj
-	for obj in obj obj-fault; do
+	for obj in obj obj-fault obj-checker; do
 		mkdir -p "$1/kernels/6.1/stock/$obj/arch/x86/boot"
 		touch "$1/kernels/6.1/stock/$obj/arch/x86/boot/bzImage"
 	done
-	mkdir -p "$1/modules/6.1/stock" "$1/modules/6.1/stock-fault" "$1/bin"
-	touch "$1/modules/6.1/stock/cdevbench.ko" "$1/modules/6.1/stock-fault/cdevbench.ko"
+	for obj in stock stock-fault stock-checker; do
+		mkdir -p "$1/modules/6.1/$obj"
+		touch "$1/modules/6.1/$obj/cdevbench.ko"
+	done
+	mkdir -p "$1/bin"
 	ln -sf "$RIG_ROOT/build/bin/rows" "$1/bin/rows"
 	echo rows > "$1/bin/guest-programs"
 }

@@ -59,7 +59,7 @@ cat > "$tmp/meta.json" <<JSON
 JSON
 race_json() {	# race_json ONELOCK_RESULT CONTROL_RESULT
 	cat <<JSON
-{"mode": "tcg", "vcpus": 2, "rounds": 400000, "unfinished": [], "checks": [
+{"mode": "tcg", "vcpus": 2, "rounds": 400000, "checker_rounds": 20000, "unfinished": [], "checks": [
   {"variant": "stock", "arm": "stock", "expected": "pass", "result": "pass", "seconds": 180, "evidence": "# cached: 1209679 opens"},
   {"variant": "onelock", "arm": "onelock", "expected": "pass", "result": "$1", "seconds": 11, "evidence": "BUG kmalloc-128 (Not tainted): Poison overwritten"},
   {"variant": "onelock-nogp", "arm": "onelock-nogp", "expected": "fail", "result": "$2", "seconds": 102, "evidence": "# race_cached:412: an open reached slot 0"}]}
@@ -112,6 +112,8 @@ grep -q 'onelock FAIL: BUG kmalloc-128 (Not tainted): Poison overwritten' <(tr '
 	fail "the correctness paragraph lacks onelock's race failure and its evidence"
 grep -q 'control onelock-nogp FAIL as it must' <(tr '\n' ' ' < "$tmp/screen.txt") ||
 	fail "the correctness paragraph lacks the control's expected failure"
+grep -q 'Race check (tcg, 2 vCPUs, 400000 rounds, slab poisoning; 20000 rounds, lockdep, KCSAN, list and sleep checks):' <(tr -s '\n ' ' ' < "$tmp/screen.txt") ||
+	fail "the correctness paragraph does not say what the race check's two boots ran"
 grep -q '\[1\] onelock (race check FAIL)' "$tmp/screen.txt" || fail "the matrix does not mark onelock"
 grep -q '^onelock (race check FAIL) against stock' "$tmp/report.txt" || fail "onelock's block is not marked"
 [ "$(grep -c '^onelock (race check FAIL) against stock$' "$tmp/report.txt")" = 1 ] ||

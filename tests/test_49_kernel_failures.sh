@@ -83,9 +83,10 @@ cp scripts/boot.sh "$tmp/rig/scripts/boot.sh"
 # A guest of boot.sh's unit folder: its console as a guest's, rows of
 # cdev_add_ns (cdev-hash's a fifth below the others' at n=100) and
 # status 0.  GUEST_FAULTS, "ARM/boot-K:FAULT ...": oops (the console of
-# tests/kernel-failures/oops-6.1.log, then QEMU ends as panic=-1 and
-# -no-reboot end it: status 0, no exit-status), selftest (case 2
-# fails: status 1), kill (QEMU killed by SIGKILL).
+# tests/kernel-failures/oops-6.1.log after the selftest's first case on
+# the console, then QEMU ends as panic=-1 and -no-reboot end it: status
+# 0, no exit-status), selftest (case 2 fails: status 1), kill (QEMU
+# killed by SIGKILL).
 cat > "$tmp/bin/qemu-system-x86_64" <<'QEMU'
 #!/bin/bash
 if [ "$1" = --version ]; then
@@ -103,6 +104,7 @@ echo "cdevbench-suite: step selftest"
 case " ${GUEST_FAULTS:-} " in
 *" $VARIANT/boot-$BOOT:kill "*) kill -KILL $$ ;;
 *" $VARIANT/boot-$BOOT:oops "*)
+	printf 'cdevbench-tap: %s\r\n' 'KTAP version 1' '1..2' 'ok 1 add_del'
 	sed "s/6\.1\.192-sysfs-cdev/$KERNEL_RELEASE/" "$CONSOLES/oops-6.1.log"
 	exit 0 ;;
 *" $VARIANT/boot-$BOOT:selftest "*)
@@ -183,6 +185,10 @@ grep -F -A 12 -- "--- the kernel's first complaint and its call trace ($run/sysf
 says "sysfs-cdev did not boot: 2 of 2 timing boots failed, oops in kobj_lookup: .*; a finding: the run goes on without it"
 jq -e '.kind == "oops" and .function == "kobj_lookup" and .signature == "oops kobj_lookup" and .status == 125' \
 	"$run/sysfs-cdev/boot-2/failure.json" > /dev/null || fail "sysfs-cdev/boot-2's failure.json: $(cat "$run/sysfs-cdev/boot-2/failure.json")"
+# the selftest's lines up to the oops, from the console: the guest died
+# before its result folder was attached
+[ "$(cat "$run/sysfs-cdev/boot-2/selftest.tap")" = $'KTAP version 1\n1..2\nok 1 add_del' ] ||
+	fail "the selftest's KTAP up to the oops is not in selftest.tap: $(cat "$run/sysfs-cdev/boot-2/selftest.tap")"
 jq -e '.failures | keys == ["sysfs-cdev"] and (.["sysfs-cdev"] | .did_not_boot and .boots == 2 and .failed == 2
 	and ([.units[] | [.unit, .times, .settled]] == [["sysfs-cdev/boot-1", 2, true], ["sysfs-cdev/boot-2", 2, true]]))' \
 	"$run/meta.json" > /dev/null || fail "meta.json's failures: $(jq -c .failures "$run/meta.json")"

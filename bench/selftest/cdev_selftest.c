@@ -12,11 +12,14 @@
  * --expect-sys-cdev: the kernel registers cdevs in sysfs (/sys/cdev and
  * /sys/cdev/major); without it /sys/cdev must not exist.
  * --race-rounds R: the race cases run until R add/del rounds (default
- * 1000), for the race check (scripts/race-check.sh).
+ * 1000; race_evict_del R/20, of 16 nodes each), for the race check
+ * (scripts/race-check.sh).
  * --known-failures FILE: lines "CASE REASON" ('#' starts a comment): cases
  * this kernel is known to fail.  Such a case that fails is reported as
  * "ok N CASE # XFAIL REASON" and does not fail the run; one that passes as
  * "ok N CASE # XPASS ...", for the report to say the kernel fixes it.
+ * A line "!CASE REASON" withdraws a case that an earlier FILE declared (a
+ * variant whose series fixes one of stock's known failures).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +37,7 @@
 #include <sys/utsname.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "kselftest.h"
 
@@ -43,6 +47,8 @@
  * outcomes, within RACE_MAX_OPENS_PER_ROUND opens per round. */
 #define RACE_OPENS	2000
 #define RACE_MAX_OPENS_PER_ROUND 200
+/* race_evict_del's nodes, all cached by the cdev at once */
+#define RACE_EVICT_NODES 16
 static long race_rounds = 1000;	/* add/del pairs */
 
 static const char *fixture_dir, *node_dir;
@@ -51,11 +57,13 @@ static unsigned int major_nr;
 static bool expect_sys_cdev;
 static int case_failed;
 static const char *case_skipped;	/* why the case does not apply */
+static bool case_stuck;	/* a wait on the kernel never came back */
 /* Can the race cases' two sides meet inside the kernel: more than one
  * CPU online, or a preemptible kernel? */
 static bool races_in_kernel;
 static struct known_failure {
 	char name[64], reason[192];
+	bool withdrawn;	/* "!CASE REASON": an earlier declaration no longer holds */
 } known[MAX_KNOWN_FAILURES];
 static int nknown;
 
@@ -407,6 +415,241 @@ static void test_race_fresh_open_del(void)
 	race_open_del(7, 57, false);
 }
 
+/*
+ * race_evict_del's handshake, on a page the two processes share: the
+ * child adds the cdev and sets ADDED, the parent opens and closes the
+ * nodes and sets EVICTING, the child deletes the cdev and sets DELETED.
+ */
+enum { EVICT_ADDED = 1, EVICT_EVICTING, EVICT_DELETED };
+#define RACE_EVICT_WAIT_S 20	/* the longest either side waits for the other */
+
+struct evict_shared {
+	volatile int phase;
+	volatile int rounds;	/* add/del rounds the child completed */
+};
+
+/* A small pseudo-random spin (xorshift32), so that either side may win. */
+static void evict_spin(unsigned int *seed)
+{
+	volatile unsigned int n;
+
+	*seed ^= *seed << 13;
+	*seed ^= *seed >> 17;
+	*seed ^= *seed << 5;
+	for (n = *seed % 4096; n; n--)
+		;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/*
+ * Wait, at most RACE_EVICT_WAIT_S seconds, for @sh->phase to be @want.
+ * The parent passes its @child and gets -1 as soon as waitpid() shows it
+ * gone (its status in @status); 0 when the phase came, 1 on a timeout.
+ */
+static int evict_wait(struct evict_shared *sh, int want, pid_t child, int *status)
+{
+	double deadline = now_s() + RACE_EVICT_WAIT_S;
+
+	while (sh->phase != want) {
+		if (child > 0 && waitpid(child, status, WNOHANG) == child)
+			return -1;
+		if (now_s() > deadline)
+			return 1;
+		sched_yield();
+	}
+	return 0;
+}
+
+/* Reap @child within RACE_EVICT_WAIT_S seconds: false if it is still there. */
+static bool evict_reap(pid_t child, int *status)
+{
+	double deadline = now_s() + RACE_EVICT_WAIT_S;
+
+	while (waitpid(child, status, WNOHANG) != child) {
+		if (now_s() > deadline)
+			return false;
+		usleep(10000);
+	}
+	return true;
+}
+
+/*
+ * Evict inodes that cache a cdev while the cdev's release purges them.
+ * Each round, the child adds a cdev_alloc() cdev for one minor and sets
+ * ADDED; the parent opens and closes RACE_EVICT_NODES fresh nodes of it
+ * (each inode then caches the cdev and is on its list of inodes), sets
+ * EVICTING and at once unlinks them, starting with node 0, the list's
+ * tail, which cdev_purge() reaches last; the child, on EVICTING, deletes
+ * the cdev, whose cdev_del() drops the last reference: its release walks
+ * the list (cdev_purge()) while the unlinks evict the inodes from the
+ * other end (cd_forget()).  A small pseudo-random spin on each side
+ * varies who gets there first.  The race cases above evict at most the
+ * one inode an open just closed.  Every open must reach the cdev (it is
+ * registered throughout), and the kernel must not notice anything (the
+ * serial log).  Both sides wait at most RACE_EVICT_WAIT_S seconds for
+ * the other, and the parent stops as soon as the child is gone, so a
+ * deletion that does not come back fails the case instead of hanging it.
+ */
+static void test_race_evict_del(void)
+{
+	const unsigned int slot = 7, minor = 58;
+	/*
+	 * Each round creates RACE_EVICT_NODES nodes and makes the purge and
+	 * the evictions really overlap, where a round of the cases above is
+	 * one add/del pair: a twentieth of their rounds keeps a race boot's
+	 * length close to what it was.
+	 */
+	const long evict_rounds = race_rounds / 20 > 0 ? race_rounds / 20 : 1;
+	char path[RACE_EVICT_NODES][256], why[160] = "";
+	int j, fd, status = 0, opened = 0, gone = 0, del_first = 0, w;
+	unsigned int m, seed = 0x9e3779b9u;
+	struct evict_shared *sh;
+	bool reaped = false;
+	pid_t child;
+	long r;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(sh != MAP_FAILED, "mmap: %m");
+	sh->phase = 0;
+	sh->rounds = 0;
+	for (j = 0; j < RACE_EVICT_NODES; j++)
+		snprintf(path[j], sizeof(path[j]), "%s/evict-%d", node_dir, j);
+	child = fork();
+	CHECK(child >= 0, "fork: %m");
+	if (!child) {
+		unsigned int child_seed = (unsigned int)getpid() * 2654435761u | 1;
+
+		for (r = 0; r < evict_rounds; r++) {
+			if (ctl("add %u %u 1 alloc", slot, minor))
+				_exit(1);
+			sh->phase = EVICT_ADDED;
+			if (evict_wait(sh, EVICT_EVICTING, 0, NULL)) {
+				ctl("del %u", slot);
+				_exit(2);
+			}
+			evict_spin(&child_seed);
+			if (ctl("del %u", slot))
+				_exit(1);
+			sh->rounds++;
+			sh->phase = EVICT_DELETED;
+		}
+		_exit(0);
+	}
+	for (r = 0; r < evict_rounds && !why[0]; r++) {
+		int waited = evict_wait(sh, EVICT_ADDED, child, &status);
+
+		if (waited) {
+			reaped = waited < 0;
+			if (reaped)
+				snprintf(why, sizeof(why),
+					 "round %ld: the add/del child is gone (%s %d)", r,
+					 WIFEXITED(status) ? "exit status" : "signal",
+					 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+			else {
+				snprintf(why, sizeof(why),
+					 "round %ld: the add/del child did not add the cdev within %d s (its deletion stuck?)",
+					 r, RACE_EVICT_WAIT_S);
+				case_stuck = true;
+			}
+			break;
+		}
+		for (j = 0; j < RACE_EVICT_NODES && !why[0]; j++) {
+			int got;
+
+			if (mknod(path[j], S_IFCHR | 0600, makedev(major_nr, minor))) {
+				snprintf(why, sizeof(why), "mknod: %s", strerror(errno));
+				break;
+			}
+			fd = open(path[j], O_RDONLY);
+			if (fd < 0 && (errno == ENXIO || errno == ENODEV)) {
+				gone++;
+				continue;
+			}
+			if (fd < 0) {
+				snprintf(why, sizeof(why), "open: %s", strerror(errno));
+				break;
+			}
+			got = read_slot(fd, &m, &w);
+			close(fd);
+			if (got != (int)slot || m != minor)
+				snprintf(why, sizeof(why), "an open reached slot %d, minor %u", got, m);
+			opened++;
+		}
+		/* the child deletes the cdev, its release purging the list ... */
+		sh->phase = EVICT_EVICTING;
+		evict_spin(&seed);
+		/* ... while each unlink evicts an inode on it, from the tail */
+		for (j = 0; j < RACE_EVICT_NODES; j++)
+			unlink(path[j]);
+		if (sh->phase == EVICT_DELETED)
+			del_first++;
+	}
+	if (!why[0]) {
+		/* the child's last deletion, then its exit */
+		int waited = evict_wait(sh, EVICT_DELETED, child, &status);
+
+		if (waited > 0) {
+			snprintf(why, sizeof(why), "the last deletion did not come back within %d s",
+				 RACE_EVICT_WAIT_S);
+			case_stuck = true;
+		} else {
+			reaped = waited < 0 || evict_reap(child, &status);
+		}
+	}
+	if (!reaped) {
+		kill(child, SIGKILL);
+		reaped = evict_reap(child, &status);
+		case_stuck = case_stuck || !reaped;
+	}
+	ksft_print_msg("evict: %d of %ld add/del rounds; %d opens reached the cdev, %d found it removed; the deletion returned before the last eviction in %d rounds\n",
+		       sh->rounds, evict_rounds, opened, gone, del_first);
+	if (!races_in_kernel)
+		ksft_print_msg("evict: one CPU and no kernel preemption: a pass does not show the kernel free of this race\n");
+	r = sh->rounds;
+	munmap(sh, sizeof(*sh));
+	CHECK(!why[0], "%s", why);
+	CHECK(reaped && WIFEXITED(status) && !WEXITSTATUS(status),
+	      "the add/del child failed (%s %d)",
+	      !reaped ? "not reaped, pid" : WIFEXITED(status) ? "exit status" : "signal",
+	      !reaped ? child : WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	CHECK(!gone, "%d opens found the cdev removed while it was registered", gone);
+	CHECK(r == evict_rounds && opened == evict_rounds * RACE_EVICT_NODES,
+	      "%ld of %ld rounds, %d of %ld opens", r, evict_rounds, opened,
+	      evict_rounds * RACE_EVICT_NODES);
+}
+
+/*
+ * A case found the kernel stuck (a task that never returns from a
+ * cdev_del(), a lock held for ever): the cleanup below would block
+ * behind it, and the boot would end at the host's timeout, minutes
+ * later.  Power the guest off now instead; the case's "not ok" line is
+ * on the console already (guest-init/suite mirrors this output there),
+ * and the host reads the boot as failed.
+ */
+static void power_off_stuck(const char *name)
+{
+	FILE *sysrq;
+
+	ksft_print_msg("%s: the kernel is stuck; powering off (sysrq o) instead of waiting for the host's timeout\n",
+		       name);
+	fflush(stdout);
+	sysrq = fopen("/proc/sysrq-trigger", "w");
+	if (sysrq) {
+		fputc('o', sysrq);
+		fclose(sysrq);
+	}
+	sleep(60);
+	ksft_exit_fail_msg("%s: the guest did not power off\n", name);
+}
+
 /* The fixture's parents alive: see "parents" in cdev_fixture.c. */
 static int parents_live(void)
 {
@@ -579,10 +822,14 @@ static const struct {
 	{ "unregistered_asks_for_driver", test_unregistered_asks_for_driver },
 	{ "race_cached_open_del", test_race_cached_open_del },
 	{ "race_fresh_open_del", test_race_fresh_open_del },
+	{ "race_evict_del", test_race_evict_del },
 };
 
-/* Add FILE's "CASE REASON" lines to known[]; -1 on an unreadable file,
- * an unknown case or too many. */
+static const struct known_failure *known_failure(const char *name);
+
+/* Add FILE's "CASE REASON" and "!CASE REASON" lines to known[]; -1 on an
+ * unreadable file, an unknown case, a withdrawal of a case no earlier
+ * line declared, or too many. */
 static int read_known_failures(const char *file)
 {
 	char line[512];
@@ -599,13 +846,18 @@ static int read_known_failures(const char *file)
 		line[strcspn(line, "#\n")] = '\0';
 		if (sscanf(line, "%63s %n", k->name, &len) != 1)
 			continue;	/* blank or a comment */
+		k->withdrawn = k->name[0] == '!';
+		if (k->withdrawn)
+			memmove(k->name, k->name + 1, strlen(k->name));
 		snprintf(k->reason, sizeof(k->reason), "%s", line + len);
 		for (i = 0, found = 0; i < (int)ARRAY_SIZE(cases); i++)
 			found |= !strcmp(cases[i].name, k->name);
-		if (!found || !k->reason[0] || nknown == MAX_KNOWN_FAILURES - 1) {
+		if (!found || !k->reason[0] || nknown == MAX_KNOWN_FAILURES - 1 ||
+		    (k->withdrawn && !known_failure(k->name))) {
 			fprintf(stderr, "cdev_selftest: %s: '%s': %s\n", file, k->name,
 				!found ? "no such case" : !k->reason[0] ? "no reason given" :
-				"too many known failures");
+				nknown == MAX_KNOWN_FAILURES - 1 ? "too many known failures" :
+				"withdrawn, but no earlier file declares it");
 			err = -1;
 		}
 		nknown++;
@@ -614,13 +866,15 @@ static int read_known_failures(const char *file)
 	return err;
 }
 
+/* The case's declaration that holds: the last line naming it, unless
+ * that line withdraws it. */
 static const struct known_failure *known_failure(const char *name)
 {
 	int i;
 
-	for (i = 0; i < nknown; i++)
+	for (i = nknown - 1; i >= 0; i--)
 		if (!strcmp(known[i].name, name))
-			return &known[i];
+			return known[i].withdrawn ? NULL : &known[i];
 	return NULL;
 }
 
@@ -717,6 +971,7 @@ int main(int argc, char **argv)
 
 		case_failed = 0;
 		case_skipped = NULL;
+		case_stuck = false;
 		cases[i].fn();
 		if (case_skipped)
 			result_directive(ksft_inc_xskip_cnt, cases[i].name, "SKIP", "%s",
@@ -731,6 +986,8 @@ int main(int argc, char **argv)
 			ksft_test_result_fail("%s\n", cases[i].name);
 		else
 			ksft_test_result_pass("%s\n", cases[i].name);
+		if (case_stuck)
+			power_off_stuck(cases[i].name);
 		/* A failed case may leave cdevs behind; later cases start clean. */
 		for (slot = 0; slot < FIXTURE_SLOTS; slot++)
 			ctl("del %d", slot);

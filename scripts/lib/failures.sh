@@ -37,6 +37,19 @@ KERNEL_COMPLAINT='Kernel panic|BUG: |BUG [^ ]+ \(|kernel BUG at|Oops|WARNING: |g
 KERNEL_CRASH='Kernel panic|Oops|general protection|BUG: unable to handle|kernel BUG at'
 # shellcheck disable=SC2034
 KERNEL_MEMORY_ERROR='BUG [^ ]+ \(|BUG: KASAN|BUG: KFENCE|cdevbench-fault: use after free'
+# Which checker of a checker kernel (patches/checker.config) made a
+# complaint, for checker-check.sh: KCSAN's report; a sleep where none may
+# be; a list's check (6.1 and 6.12 print its reason before WARN()'s
+# line); lockdep's reports (a "WARNING: " and what it found, where WARN()
+# prints "WARNING: CPU:") and lockdep's own WARN()s and BUGs.
+# shellcheck disable=SC2034
+KERNEL_KCSAN='BUG: KCSAN:'
+# shellcheck disable=SC2034
+KERNEL_ATOMIC_SLEEP='BUG: sleeping function called from invalid context|BUG: scheduling while atomic'
+# shellcheck disable=SC2034
+KERNEL_LIST_CHECK=' at lib/list_debug\.c:|list_(add|del) corruption'
+# shellcheck disable=SC2034
+KERNEL_LOCKDEP='WARNING: [^C]| at kernel/locking/|BUG: MAX_LOCKDEP|BUG: looking up invalid subclass'
 
 # What says an oops (the kernel stopped a task: a bad pointer, BUG(), a
 # general protection fault in the kernel), beside a panic alone
