@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compare, the report engine: what its parts share.  input.c reads,
- * verdict.c decides, render_text.c and render_data.c write, as do the
- * report's sections after the comparisons, a file each, and main.c parses
- * the command line.
+ * verdict.c decides, the report's model (report_model.h: summary.c and
+ * tables.c build it, render_text.c and render_md.c write it) and
+ * render_data.c write, as do the report's sections after the comparisons,
+ * a file each, and main.c parses the command line.
  */
 #ifndef CDEVBENCH_COMPARE_H
 #define CDEVBENCH_COMPARE_H
@@ -152,8 +153,7 @@ void put_number_member(const char *key, double v);
 void print_errpaths_json(void);
 void print_errpaths_answer(void);
 
-/* render_text.c */
-void print_summary(const struct comparison *c, size_t n, int md);
+/* report_model.c: the words and numbers of the report's parts */
 /* A ratio as a change in percent ("+1.3%", "-91%"), sign the unit. */
 void format_pct(char *buf, size_t size, double ratio, const char *sign);
 /* A median in at most 7 columns. */
@@ -166,9 +166,11 @@ int cmp_effect(const void *a, const void *b);
 /* A variant the first screen reports on (a column of the matrix, a
  * block): not the baseline, the A/A arm or a walk's prefix. */
 int is_reported(const char *variant);
-void print_tables(const struct comparison *c, size_t n, int md);
-/* The first screen's matrix: a row per headline metric the run measured
- * (is_matrix_row), a cell per variant (matrix_cell): "B" better, "W"
+/* A base of meta.json's bases: "6.1.192 (linux-source-6.1 6.1.192-3)",
+ * or its tree and what git says of it. */
+void write_base(FILE *out, const json_t *b);
+/* summary.c: the first screen's matrix: a row per headline metric the
+ * run measured (is_matrix_row), a cell per variant (matrix_cell): "B" better, "W"
  * worse (both: "B+W") at k of its m params, with the range of those
  * changes ("B 4/12 -62..-7%", a count "W 3/3 0 -> 2"); "=" same at every
  * param, "?" unclear, "-" not measured; MATRIX_LEGEND says so. */
@@ -177,11 +179,8 @@ void print_tables(const struct comparison *c, size_t n, int md);
 int is_matrix_row(const struct comparison *c, size_t n, const struct decl *d);
 void matrix_cell(char *buf, size_t size, const struct comparison *c, size_t n,
 		 const char *metric, const char *variant);
-/* A base of meta.json's bases: "6.1.192 (linux-source-6.1 6.1.192-3)",
- * or its tree and what git says of it. */
-void write_base(FILE *out, const json_t *b);
-/* The one paragraph writer: a paragraph is written in pieces to the
- * stream paragraph_begin() returns; paragraph_end() writes it to out,
+/* render_text.c: the one paragraph writer: a paragraph is written in
+ * pieces to the stream paragraph_begin() returns; paragraph_end() writes it to out,
  * broken at spaces into lines of at most width columns, the first after
  * first, the others after rest, or as it was written where width is 0
  * (markdown, which its reader wraps). */

@@ -12,9 +12,10 @@
  * Parts: input.c reads and refuses what is not comparable (files from
  * different modes, variants built with another kernel config than the
  * baseline without declaring it, undeclared metrics, malformed or
- * truncated CSV); verdict.c decides; render_text.c, render_data.c and
- * the report's sections write the formats, which one table below
- * declares.  Two modes come before the formats: --meta, a value of a
+ * truncated CSV); verdict.c decides; report.txt and report.md are one
+ * model (report_model.h) that summary.c and tables.c build and
+ * render_text.c and render_md.c write, followed by the report's sections;
+ * render_data.c writes the data formats.  One table below declares them all.  Two modes come before the formats: --meta, a value of a
  * run's meta.json, and --join, the join of two runs (join.c) that
  * scripts/compare.sh reports on with AGAINST.
  */
@@ -24,7 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "report_model.h"
 
 struct options opt = { .format = "text", .alpha = 0.05, .min_effect = 0.01 };
 
@@ -32,8 +33,9 @@ struct options opt = { .format = "text", .alpha = 0.05, .min_effect = 0.01 };
  * reads, and whose fault boots --format errpaths does. */
 const char *first_samples;
 
-/* report.txt and report.md: the first screen, every comparison, then the
- * sections (compare.h's REPORT_SECTIONS). */
+/* report.txt and report.md: the report's model (report_model.h), the
+ * first screen and every comparison, built once and rendered in the
+ * format asked for; then the sections (compare.h's REPORT_SECTIONS). */
 static void write_report(const struct comparison *c, size_t n, int md)
 {
 	static void (*const sections[])(int md) = {
@@ -41,10 +43,13 @@ static void write_report(const struct comparison *c, size_t n, int md)
 		REPORT_SECTIONS(SECTION)
 #undef SECTION
 	};
+	struct doc d = { 0 };
 	size_t i;
 
-	print_summary(c, n, md);
-	print_tables(c, n, md);
+	build_summary(&d, c, n);
+	build_tables(&d, c, n);
+	(md ? render_md : render_text)(stdout, &d);
+	doc_free(&d);
 	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
 		sections[i](md);
 }
