@@ -55,7 +55,7 @@ first_complaint_seconds() {
 # result seconds evidence", its JSON in $run/boots.jsonl; fails when the
 # boot failed.
 boot() {
-	local v=$1 phase=$2 dir t rc=0 result evidence at checker=
+	local v=$1 phase=$2 dir t rc=0 result evidence at='' checker=''
 	phase_load "$phase"
 	dir=$run/$v/$PHASE_FOLDER-1
 	mkdir -p "$dir"
@@ -64,15 +64,16 @@ boot() {
 	t=$(date +%s)
 	"$RIG_ROOT/scripts/boot.sh" "$v" "$dir" "$phase" > "$dir/boot.log" 2>&1 || rc=$?
 	t=$(( $(date +%s) - t ))
-	at=$(first_complaint_seconds "$dir")
-	if [ "$PHASE_ROWS" = checker-check ] && [ -s "$dir/serial.log" ]; then
-		# its complaints judged here; the boot's status then says only
-		# whether the guest ran its selftest to the end and passed it
-		if ! evidence=$("$RIG_ROOT/scripts/checker-check.sh" "$dir" "$v" 2>> "$dir/boot.log"); then
-			[ "$rc" != 0 ] || rc=1
-			checker=${evidence%% *}
-			at=${evidence#* at }; at=${at%% s:*}
-		fi
+	if [ "$PHASE_ROWS" != checker-check ]; then
+		at=$(first_complaint_seconds "$dir")
+	elif [ -s "$dir/serial.log" ] &&
+		! evidence=$("$RIG_ROOT/scripts/checker-check.sh" "$dir" "$v" 2>> "$dir/boot.log"); then
+		# its complaints judged here, the first that counts timed; the
+		# boot's status then says only whether the guest ran its
+		# selftest to the end and passed it
+		[ "$rc" != 0 ] || rc=1
+		checker=${evidence%% *}
+		at=${evidence#* at }; at=${at%% s:*}
 	fi
 	if [ "$rc" = 0 ]; then
 		result=pass

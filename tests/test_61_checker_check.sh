@@ -68,6 +68,9 @@ printf '%s\n' "[    4.000000] ==================================================
 	"[    4.000001] 6.1.192-stock-checker #1 Not tainted" > "$boot/serial.log"
 [ "$(check)" = "lockdep at 4.000000 s: WARNING: possible circular locking dependency detected" ] ||
 	fail "lockdep's report is not named as lockdep's: $(cat "$boot/complaints.tsv")"
+printf '%s\n' "[    4.000000] BUG: spinlock bad magic on CPU#1, cdev_selftest/61" > "$boot/serial.log"
+[ "$(check)" = "lockdep at 4.000000 s: BUG: spinlock bad magic on CPU#1, cdev_selftest/61" ] ||
+	fail "lock debugging's report is not named as lockdep's: $(cat "$boot/complaints.tsv")"
 printf '%s\n' "[    4.000000] list_del corruption. prev->next should be ffff888003a1c0e8, but was dead000000000100" \
 	"[    4.000001] WARNING: CPU: 1 PID: 91 at lib/list_debug.c:59 __list_del_entry_valid+0x99/0xb0" > "$boot/serial.log"
 [ "$(check)" = "list at 4.000001 s: WARNING: CPU: 1 PID: 91 at lib/list_debug.c:59 __list_del_entry_valid+0x99/0xb0" ] ||

@@ -41,7 +41,9 @@ KERNEL_MEMORY_ERROR='BUG [^ ]+ \(|BUG: KASAN|BUG: KFENCE|cdevbench-fault: use af
 # complaint, for checker-check.sh: KCSAN's report; a sleep where none may
 # be; a list's check (6.1 and 6.12 print its reason before WARN()'s
 # line); lockdep's reports (a "WARNING: " and what it found, where WARN()
-# prints "WARNING: CPU:") and lockdep's own WARN()s and BUGs.
+# prints "WARNING: CPU:"), its own WARN()s and BUGs, and those of the
+# spinlock and rwlock debugging that PROVE_LOCKING selects ("spinlock
+# bad magic": a lock in memory that is no longer one).
 # shellcheck disable=SC2034
 KERNEL_KCSAN='BUG: KCSAN:'
 # shellcheck disable=SC2034
@@ -49,7 +51,7 @@ KERNEL_ATOMIC_SLEEP='BUG: sleeping function called from invalid context|BUG: sch
 # shellcheck disable=SC2034
 KERNEL_LIST_CHECK=' at lib/list_debug\.c:|list_(add|del) corruption'
 # shellcheck disable=SC2034
-KERNEL_LOCKDEP='WARNING: [^C]| at kernel/locking/|BUG: MAX_LOCKDEP|BUG: looking up invalid subclass'
+KERNEL_LOCKDEP='WARNING: [^C]| at kernel/locking/|BUG: MAX_LOCKDEP|BUG: looking up invalid subclass|BUG: (spinlock|rwlock) '
 
 # What says an oops (the kernel stopped a task: a bad pointer, BUG(), a
 # general protection fault in the kernel), beside a panic alone
