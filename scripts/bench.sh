@@ -176,14 +176,34 @@ interrupted() {
 }
 trap interrupted INT TERM HUP
 
-# What ran, kept with the results: the shared config fragments and every
+# The variant folders whose patches a folder's series files (each base's)
+# name by a ../ path.
+series_folders() {	# series_folders FOLDER
+	local s line patches
+	patches=$(realpath "$PATCHES_DIR")
+	for s in "$PATCHES_DIR/$1"/series "$PATCHES_DIR/$1"/*/series; do
+		[ -f "$s" ] || continue
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$s" | while read -r line; do
+			line=$(realpath -m "$(dirname "$s")/$line")
+			line=${line#"$patches"/}
+			echo "${line%%/*}"
+		done
+	done
+}
+
+# What ran, kept with the results: the shared config fragments, every
 # variant's folder (stock's holds the known failures every variant
-# inherits), so that the run can be made again from its own folder.
+# inherits) and those its series take patches from, so that the run can
+# be made again, or posted, from its own folder.
 copy_patches() {
 	local k v
 	mkdir -p "$run/patches"
 	cp "$PATCHES_DIR"/*.config "$run/patches/"
-	for k in $(for v in stock "${variants[@]}"; do series_variant "$v"; done | sort -u); do
+	for k in $(for v in stock "${variants[@]}"; do
+			k=$(series_variant "$v")
+			echo "$k"
+			series_folders "$k"
+		done | sort -u); do
 		[ -d "$PATCHES_DIR/$k" ] && cp -r "$PATCHES_DIR/$k" "$run/patches/"
 	done
 	return 0
