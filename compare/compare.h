@@ -255,9 +255,11 @@ int is_walk_prefix(const char *arm);
 
 /*
  * The report's sections after its comparisons (report.txt, report.md), in
- * the order they are written: SECTION(name) is print_<name>(int md) in
- * compare/<name>.c, declared here and called by main.c.  A new section is
- * its file and its line here.
+ * the order they are written: SECTION(name) is build_<name>(), in
+ * compare/<name>.c, which adds the section to the report's model
+ * (report_model.h) once for both formats; declared here and called by
+ * main.c, which renders each as it is built.  A new section is its file
+ * and its line here.
  */
 #define REPORT_SECTIONS(SECTION) \
 	SECTION(failure_paths) \
@@ -267,7 +269,8 @@ int is_walk_prefix(const char *arm);
 	SECTION(shared_lines) \
 	SECTION(plots) \
 	SECTION(profile)
-#define DECLARE_SECTION(name) void print_##name(int md);
+struct doc;
+#define DECLARE_SECTION(name) void build_##name(struct doc *d);
 REPORT_SECTIONS(DECLARE_SECTION)
 #undef DECLARE_SECTION
 

@@ -46,14 +46,15 @@ enum node_kind {
  * its cells padded to width[k] (right-aligned where right[k]) and joined by
  * a space, the trailing spaces cut; where chunk, at most chunk columns
  * after the first at a time, each chunk a table of its own.  In md, right
- * aligns a column right. */
+ * aligns a column right.  In text, where clip[k], a cell of column k is
+ * cut to width[k]. */
 struct table {
 	size_t ncols, nrows, ncells, cap;
 	char **cells;
 	char **md_header;
 	const char *indent;
 	int *width;
-	unsigned char *right;
+	unsigned char *right, *clip;
 	size_t chunk;
 };
 
@@ -86,6 +87,9 @@ struct node *doc_line(struct doc *d, int formats, const char *fmt, ...)
 void doc_blank(struct doc *d, int formats);
 void doc_code(struct doc *d, int formats, int end);
 void doc_raw(struct doc *d, int formats, char *text, char *md);
+/* A block's lines written already (each ended by a newline), a line
+ * node each, as written in both formats. */
+void doc_lines(struct doc *d, int formats, const char *text);
 /* A paragraph or line written in pieces: to the stream doc_begin()
  * returns, added by doc_end(). */
 struct doc_piece {
