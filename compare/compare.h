@@ -212,8 +212,8 @@ struct kind_change {
 };
 size_t kind_changes(const struct comparison *c, size_t n, const char *variant,
 		    struct kind_change **out);
-/* @variant's changes in kind under a heading, at most @max_lines lines
- * of @width columns, and how many more there are. */
+/* build_kind_changes (report_model.h) written as report.txt writes it
+ * (the cover letter's). */
 void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
 			size_t max_lines, int width);
 /* The first line of @variant's changes in kind, unwrapped (to free),
@@ -331,8 +331,6 @@ void write_did_not_boot(FILE *out, const char *arm, int md);
 void write_boot_failures(FILE *out, const char *arm);
 /* Did a boot of the run fail because of its kernel? */
 int any_boot_failed(void);
-/* The lines of a variant's block that say why it did not boot. */
-void print_did_not_boot_block(FILE *scr, const char *arm, int md);
 
 /* join.c: compare --join, the join of two runs (AGAINST): RUN's rows
  * and meta.json with OTHER's arm @baseline as <baseline>@<name>, in

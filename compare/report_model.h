@@ -125,6 +125,14 @@ size_t text_lines(const struct doc *d);
 void build_summary(struct doc *d, const struct comparison *c, size_t n);
 void build_walk_blocks(struct doc *d, const struct comparison *c, size_t n, size_t max_changes);
 void build_tables(struct doc *d, const struct comparison *c, size_t n);
+/* The lines of a variant's block that say why it did not boot
+ * (failures.c). */
+void build_did_not_boot_block(struct doc *d, const char *arm);
+/* @variant's changes in kind under a heading, at most @max_lines lines
+ * of @width columns, and how many more there are (kind.c): a block's
+ * lines. */
+void build_kind_changes(struct doc *d, const struct comparison *c, size_t n, const char *variant,
+			size_t max_lines, int width);
 
 /* The words and numbers the builders share (report_model.c). */
 /* An interval "lo..hi" of ratios as changes in percent. */
