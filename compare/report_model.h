@@ -36,9 +36,10 @@ enum node_kind {
 	NODE_BLANK,	/* an empty line */
 	NODE_CODE,	/* md's fences around the lines of a block: begin, then end */
 	NODE_TABLE,	/* a table: header row and cells */
-	NODE_RAW,	/* text laid out already, per format (the parts written by their
-			 * own files: the lead and answers, the sections after the
-			 * comparisons) */
+	NODE_RAW,	/* text laid out already, per format (what is left written
+			 * by its own file: answer.c's lead and answers, and
+			 * report.txt's first changes in kind when the first
+			 * screen is full) */
 };
 
 /* A table: nrows rows of ncols cells, row 0 the header (in md, md_header
@@ -121,7 +122,7 @@ size_t text_lines(const struct doc *d);
 
 /* The builders: the first screen (summary.c), with each walk's block
  * (walk.c) in at most max_changes lines of changes, and every comparison
- * (tables.c). */
+ * (tables.c); the sections after them are compare.h's REPORT_SECTIONS. */
 void build_summary(struct doc *d, const struct comparison *c, size_t n);
 void build_walk_blocks(struct doc *d, const struct comparison *c, size_t n, size_t max_changes);
 void build_tables(struct doc *d, const struct comparison *c, size_t n);
