@@ -212,8 +212,8 @@ struct kind_change {
 };
 size_t kind_changes(const struct comparison *c, size_t n, const char *variant,
 		    struct kind_change **out);
-/* @variant's changes in kind under a heading, at most @max_lines lines
- * of @width columns, and how many more there are. */
+/* build_kind_changes (report_model.h) written as report.txt writes it
+ * (the cover letter's). */
 void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
 			size_t max_lines, int width);
 /* The first line of @variant's changes in kind, unwrapped (to free),
@@ -255,9 +255,11 @@ int is_walk_prefix(const char *arm);
 
 /*
  * The report's sections after its comparisons (report.txt, report.md), in
- * the order they are written: SECTION(name) is print_<name>(int md) in
- * compare/<name>.c, declared here and called by main.c.  A new section is
- * its file and its line here.
+ * the order they are written: SECTION(name) is build_<name>(), in
+ * compare/<name>.c, which adds the section to the report's model
+ * (report_model.h) once for both formats; declared here and called by
+ * main.c, which renders each as it is built.  A new section is its file
+ * and its line here.
  */
 #define REPORT_SECTIONS(SECTION) \
 	SECTION(failure_paths) \
@@ -267,7 +269,8 @@ int is_walk_prefix(const char *arm);
 	SECTION(shared_lines) \
 	SECTION(plots) \
 	SECTION(profile)
-#define DECLARE_SECTION(name) void print_##name(int md);
+struct doc;
+#define DECLARE_SECTION(name) void build_##name(struct doc *d);
 REPORT_SECTIONS(DECLARE_SECTION)
 #undef DECLARE_SECTION
 
@@ -328,8 +331,6 @@ void write_did_not_boot(FILE *out, const char *arm, int md);
 void write_boot_failures(FILE *out, const char *arm);
 /* Did a boot of the run fail because of its kernel? */
 int any_boot_failed(void);
-/* The lines of a variant's block that say why it did not boot. */
-void print_did_not_boot_block(FILE *scr, const char *arm, int md);
 
 /* join.c: compare --join, the join of two runs (AGAINST): RUN's rows
  * and meta.json with OTHER's arm @baseline as <baseline>@<name>, in

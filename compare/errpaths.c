@@ -13,7 +13,7 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "report_model.h"
 
 /* What a pattern's driver does, in the answer's words. */
 static const struct pattern {
@@ -380,7 +380,9 @@ static void write_section(FILE *out, const struct fault_runs *r)
 	print_evidence(out, r);
 }
 
-void print_errpaths(int md)
+/* The report's section: write_section's lines, a block of the report's
+ * model, fenced in report.md. */
+void build_errpaths(struct doc *d)
 {
 	struct fault_runs r;
 	char *text = NULL;
@@ -391,8 +393,12 @@ void print_errpaths(int md)
 	write_section(f, &r);
 	free_fault_runs(&r);
 	fclose(f);
-	if (len)
-		printf(md ? "## Cleanup after a failed cdev_add()\n\n```\n%s```\n\n" : "%s\n", text);
+	if (len) {
+		doc_heading(d, FOR_MD, 2, "Cleanup after a failed cdev_add()");
+		doc_code(d, FOR_BOTH, 0);
+		doc_lines(d, FOR_BOTH, text);
+		doc_code(d, FOR_BOTH, 1);
+	}
 	free(text);
 }
 

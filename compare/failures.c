@@ -14,7 +14,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include "compare.h"
+#include "report_model.h"
 
 const json_t *arm_failures(const char *arm)
 {
@@ -187,11 +187,17 @@ int any_boot_failed(void)
 	return 0;
 }
 
-void print_did_not_boot_block(FILE *scr, const char *arm, int md)
+/* A line of the block: wrapped in report.txt, as written in report.md. */
+static void block_line(struct node *x)
+{
+	x->text_layout = (struct layout){ .width = 78, .first = "  ", .rest = "    " };
+}
+
+void build_did_not_boot_block(struct doc *d, const char *arm)
 {
 	const json_t *f = arm_failures(arm), *u = first_unit(f, 1);
-	struct paragraph p;
-	FILE *out = paragraph_begin(&p, scr, md ? 0 : 78, "  ", "    ");
+	struct doc_piece p;
+	FILE *out = doc_begin(&p);
 
 	fprintf(out, "did not boot: %zu of %zu boots, %s", count_of(f, "failed"), count_of(f, "boots"),
 		kind_phrase(member_string(u, "kind", "?")));
@@ -199,10 +205,8 @@ void print_did_not_boot_block(FILE *scr, const char *arm, int md)
 		fprintf(out, " in %s", member_string(u, "function", "?"));
 	fprintf(out, " (in step %s)%s", member_string(u, "step", "?"),
 		count_of(f, "failed") > 1 && all_alike(f, u) ? ", the same way each time" : "");
-	fprintf(out, "%s", md ? "\n" : "");
-	paragraph_end(&p);
-	paragraph(scr, md ? 0 : 78, "  ", "    ", "%s%s", member_string(u, "line", "?"),
-		  md ? "\n" : "");
-	paragraph(scr, md ? 0 : 78, "  ", "    ", "its serial log, with the call trace: %s/serial.log%s",
-		  member_string(u, "unit", "?"), md ? "\n" : "");
+	block_line(doc_end(&p, d, NODE_LINE, FOR_BOTH));
+	block_line(doc_line(d, FOR_BOTH, "%s", member_string(u, "line", "?")));
+	block_line(doc_line(d, FOR_BOTH, "its serial log, with the call trace: %s/serial.log",
+			    member_string(u, "unit", "?")));
 }

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "report_model.h"
 
 /* The census's phases by the operation they time (lock_census.bt). */
 static const char *const phase_names[][2] = {
@@ -333,16 +333,6 @@ static void write_kind_line(FILE *out, const struct kind_change *k, size_t i, si
 	}
 }
 
-/* The same as a paragraph of @width columns after INDENT. */
-static void print_kind_line(FILE *scr, const struct kind_change *k, size_t i, size_t j,
-			    const char *indent, int width)
-{
-	struct paragraph line;
-
-	paragraph_begin(&line, scr, width, indent, "    ");
-	write_kind_line(line.f, k, i, j);
-	paragraph_end(&line);
-}
 
 /* The end of the line that starts at k[i]. */
 static size_t kind_line_end(const struct kind_change *k, size_t nk, size_t i)
@@ -354,11 +344,13 @@ static size_t kind_line_end(const struct kind_change *k, size_t nk, size_t i)
 	return j;
 }
 
-void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
+void build_kind_changes(struct doc *d, const struct comparison *c, size_t n, const char *variant,
 			size_t max_lines, int width)
 {
 	struct kind_change *k;
 	size_t nk = kind_changes(c, n, variant, &k), i, j, lines = 0, hidden = 0;
+	struct doc_piece line;
+	struct node *x;
 
 	for (i = 0; i < nk; i = j) {
 		j = kind_line_end(k, nk, i);
@@ -367,13 +359,27 @@ void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const c
 			continue;
 		}
 		if (!lines++)
-			fprintf(scr, "  changed in kind (whole counts per operation, on every boot):\n");
-		print_kind_line(scr, k, i, j, "    ", width);
+			doc_line(d, FOR_BOTH, "  changed in kind (whole counts per operation, on every boot):");
+		/* a block's line: wrapped in report.md too */
+		write_kind_line(doc_begin(&line), k, i, j);
+		x = doc_end(&line, d, NODE_LINE, FOR_BOTH);
+		x->text_layout = x->md_layout =
+			(struct layout){ .width = width, .first = "    ", .rest = "    " };
 	}
 	if (hidden)
-		fprintf(scr, "    %zu more line%s of changed counts (Lock census, Shared cache lines below)\n",
-			hidden, hidden == 1 ? "" : "s");
+		doc_line(d, FOR_BOTH, "    %zu more line%s of changed counts (Lock census, Shared cache lines below)",
+			 hidden, hidden == 1 ? "" : "s");
 	free(k);
+}
+
+void print_kind_changes(FILE *scr, const struct comparison *c, size_t n, const char *variant,
+			size_t max_lines, int width)
+{
+	struct doc d = { 0 };
+
+	build_kind_changes(&d, c, n, variant, max_lines, width);
+	render_text(scr, &d);
+	doc_free(&d);
 }
 
 char *first_kind_change(const struct comparison *c, size_t n, const char *variant,

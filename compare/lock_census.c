@@ -3,13 +3,13 @@
  * compare, the report's "Lock census" section: lock_census.bt's
  * lock_acquisitions_per_op rows, a table per phase of the benchmarks, and
  * its shared_locks_per_op rows, a table per run of two threads, a column
- * per variant.
+ * per variant: tables of the report's model (report_model.h).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "report_model.h"
 
 struct census_lock {
 	char name[64];
@@ -40,7 +40,7 @@ static const char *lock_of(const char *param, const char *params)
  * see the lock), the most taken first; then the locks two threads'
  * cached opens share, on one node and on a node each.
  */
-void print_lock_census(int md)
+void build_lock_census(struct doc *d)
 {
 	static const struct { const char *metric, *params, *title; } tables[] = {
 		{ "lock_acquisitions_per_op", "phase=add", "cdev_add()" },
@@ -53,10 +53,14 @@ void print_lock_census(int md)
 		{ "shared_locks_per_op", "threads=2,nodes=many,phase=cached",
 		  "locks 2 threads share, a node each" },
 	};
-	char param[160], name[64];
+	char param[160];
 	struct census_lock *locks = xmalloc(in->ngroups * sizeof(*locks));
 	const char *lock;
 	size_t t, i, j, k, nlocks;
+	struct doc_piece columns;
+	struct table *tab;
+	struct node *x;
+	FILE *f;
 
 	for (i = 0; i < in->ngroups && strcmp(in->groups[i].metric, "lock_acquisitions_per_op");
 	     i++)
@@ -65,27 +69,27 @@ void print_lock_census(int md)
 		free(locks);
 		return;
 	}
-	printf(md ? "## Lock census\n\n" : "Lock census\n");
-	paragraph(stdout, 76, md ? "" : "  ", md ? "" : "  ",
-		  "Acquisitions per operation of every lock on the measured path "
-		  "(lock_census.bt, median of boots, traced pass): a static lock by its "
-		  "symbol, one embedded in an object as KIND@FUNCTION, the function that "
-		  "took it.  RCU read sections are not counted (PREEMPT_NONE compiles "
-		  "rcu_read_lock() to nothing).  Then the locks two threads share, per "
-		  "cached open of open_cached: the acquisitions of a lock at an "
-		  "address both threads took (shared_locks_per_op), on one node, and "
-		  "on a node each, where a lock of the node is no longer shared (the "
-		  "threads' fd table is one, as threads' is: processes would not "
-		  "share its lock).");
-	if (!md) {
-		struct paragraph columns;
-		FILE *f = paragraph_begin(&columns, stdout, 76, "  ", "  ");
-
-		fprintf(f, "Columns:");
-		for (j = 0; j < in->nvariants; j++)
-			fprintf(f, " [%zu] %s%s", j + 1, in->variants[j], race_mark(in->variants[j]));
-		paragraph_end(&columns);
-	}
+	doc_heading(d, FOR_BOTH, 2, "Lock census");
+	x = doc_line(d, FOR_BOTH,
+		     "Acquisitions per operation of every lock on the measured path "
+		     "(lock_census.bt, median of boots, traced pass): a static lock by its "
+		     "symbol, one embedded in an object as KIND@FUNCTION, the function that "
+		     "took it.  RCU read sections are not counted (PREEMPT_NONE compiles "
+		     "rcu_read_lock() to nothing).  Then the locks two threads share, per "
+		     "cached open of open_cached: the acquisitions of a lock at an "
+		     "address both threads took (shared_locks_per_op), on one node, and "
+		     "on a node each, where a lock of the node is no longer shared (the "
+		     "threads' fd table is one, as threads' is: processes would not "
+		     "share its lock).");
+	x->text_layout = (struct layout){ .width = 76, .first = "  ", .rest = "  " };
+	x->md_layout.width = 76;
+	/* report.md names the columns in each table's header */
+	f = doc_begin(&columns);
+	fprintf(f, "Columns:");
+	for (j = 0; j < in->nvariants; j++)
+		fprintf(f, " [%zu] %s%s", j + 1, in->variants[j], race_mark(in->variants[j]));
+	x = doc_end(&columns, d, NODE_LINE, FOR_TEXT);
+	x->text_layout = (struct layout){ .width = 76, .first = "  ", .rest = "  " };
 	for (t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
 		nlocks = 0;
 		for (i = 0; i < in->ngroups; i++) {
@@ -108,24 +112,24 @@ void print_lock_census(int md)
 		if (!nlocks)
 			continue;
 		qsort(locks, nlocks, sizeof(*locks), cmp_census_lock);
-		if (md) {
-			printf("\n%s (`%s`)\n\n| lock |", tables[t].title, tables[t].params);
-			for (j = 0; j < in->nvariants; j++)
-				printf(" %s%s |", in->variants[j], race_mark(in->variants[j]));
-			printf("\n|---|");
-			for (j = 0; j < in->nvariants; j++)
-				printf("---:|");
-			printf("\n");
-		} else {
-			printf("\n  %s (%s)\n    %-32s", tables[t].title, tables[t].params, "lock");
-			for (j = 0; j < in->nvariants; j++) {
-				snprintf(name, sizeof(name), "[%zu]", j + 1);
-				printf(" %7s", name);
-			}
-			printf("\n");
+		doc_blank(d, FOR_BOTH);
+		doc_line(d, FOR_TEXT, "  %s (%s)", tables[t].title, tables[t].params);
+		doc_line(d, FOR_MD, "%s (`%s`)", tables[t].title, tables[t].params);
+		doc_blank(d, FOR_MD);
+		tab = doc_table(d, FOR_BOTH, in->nvariants + 1);
+		tab->indent = "    ";
+		tab->width[0] = 32;
+		tab->clip[0] = 1;
+		table_cell(tab, "lock");
+		for (j = 0; j < in->nvariants; j++) {
+			tab->width[j + 1] = 7;
+			tab->right[j + 1] = 1;
+			table_cell(tab, "[%zu]", j + 1);
+			table_md_header(tab, j + 1, "%s%s", in->variants[j],
+					race_mark(in->variants[j]));
 		}
 		for (k = 0; k < nlocks; k++) {
-			printf(md ? "| %s |" : "    %-32.32s", locks[k].name);
+			table_cell(tab, "%s", locks[k].name);
 			for (j = 0; j < in->nvariants; j++) {
 				double v;
 
@@ -134,13 +138,12 @@ void print_lock_census(int md)
 				v = median_of_boots(find_group(tables[t].metric, param,
 							       in->variants[j]));
 				if (isnan(v))
-					printf(md ? " - |" : " %7s", "-");
+					table_cell(tab, "-");
 				else
-					printf(md ? " %.2f |" : " %7.2f", v);
+					table_cell(tab, "%.2f", v);
 			}
-			printf("\n");
 		}
 	}
-	printf("\n");
+	doc_blank(d, FOR_BOTH);
 	free(locks);
 }

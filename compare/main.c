@@ -34,24 +34,30 @@ struct options opt = { .format = "text", .alpha = 0.05, .min_effect = 0.01 };
 const char *first_samples;
 
 /* report.txt and report.md: the report's model (report_model.h), the
- * first screen and every comparison, built once and rendered in the
- * format asked for; then the sections (compare.h's REPORT_SECTIONS). */
+ * first screen and every comparison, then each of the sections
+ * (compare.h's REPORT_SECTIONS), built once and rendered in the format
+ * asked for; a section as soon as it is built, so that one that fails
+ * does so after what came before it. */
 static void write_report(const struct comparison *c, size_t n, int md)
 {
-	static void (*const sections[])(int md) = {
-#define SECTION(name) print_##name,
+	static void (*const sections[])(struct doc *d) = {
+#define SECTION(name) build_##name,
 		REPORT_SECTIONS(SECTION)
 #undef SECTION
 	};
+	void (*render)(FILE *out, const struct doc *d) = md ? render_md : render_text;
 	struct doc d = { 0 };
 	size_t i;
 
 	build_summary(&d, c, n);
 	build_tables(&d, c, n);
-	(md ? render_md : render_text)(stdout, &d);
+	render(stdout, &d);
 	doc_free(&d);
-	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
-		sections[i](md);
+	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		sections[i](&d);
+		render(stdout, &d);
+		doc_free(&d);
+	}
 }
 
 static void write_text(const struct comparison *c, size_t n)

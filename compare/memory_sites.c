@@ -2,14 +2,15 @@
 /*
  * compare, the slab bytes per cdev that cdev_add() kept, by allocation
  * site (cdev_mem.bt's mem_traced_site_bytes_per_cdev): the report's
- * "Memory by allocation site" section and its plot's data (--format
- * sites), from one reading of the rows.  Sites are sorted as the shared
+ * "Memory by allocation site" section (a block of the report's model,
+ * report_model.h) and its plot's data (--format sites), from one reading
+ * of the rows.  Sites are sorted as the shared
  * lines are (shared_lines.c), the largest first.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "report_model.h"
 
 static struct site *sites;
 static size_t nsites;
@@ -49,15 +50,17 @@ int cmp_site(const void *a, const void *b)
 	return (y->value > x->value) - (y->value < x->value);
 }
 
-void print_memory_sites(int md)
+void build_memory_sites(struct doc *d)
 {
 	size_t i, j;
 
 	if (!read_sites())
 		return;
-	printf(md ? "## Memory by allocation site\n\n```\n" : "");
-	printf("Slab bytes per cdev kept by cdev_add(), by allocation site (cdev_mem.bt,\n"
-	       "median of boots)\n");
+	doc_heading(d, FOR_MD, 2, "Memory by allocation site");
+	doc_code(d, FOR_BOTH, 0);
+	doc_lines(d, FOR_BOTH,
+		  "Slab bytes per cdev kept by cdev_add(), by allocation site (cdev_mem.bt,\n"
+		  "median of boots)\n");
 	for (i = 0; i < in->nvariants; i++) {
 		struct site *v = xmalloc(nsites * sizeof(*v));
 		size_t n = 0;
@@ -67,10 +70,11 @@ void print_memory_sites(int md)
 				v[n++] = sites[j];
 		qsort(v, n, sizeof(*v), cmp_site);
 		for (j = 0; j < n; j++)
-			printf("  %-16s %-36s %8.1f\n", v[j].variant, v[j].name, v[j].value);
+			doc_line(d, FOR_BOTH, "  %-16s %-36s %8.1f", v[j].variant, v[j].name,
+				 v[j].value);
 		free(v);
 	}
-	printf(md ? "```\n\n" : "\n");
+	doc_code(d, FOR_BOTH, 1);
 }
 
 /* The plot's data: a row per variant, a column per site (0 where a

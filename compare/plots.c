@@ -2,19 +2,22 @@
 /*
  * compare, the report's list of plots: compare.sh draws them with
  * gnuplot and hands the engine their list (--plots), so that the report
- * says what was drawn and what was skipped, and why.
+ * says what was drawn and what was skipped, and why: a line each in the
+ * report's model (report_model.h), wrapped in report.txt, a list item in
+ * report.md.
  */
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "report_model.h"
 
 /* The plots compare.sh drew, one "file: what" or "skipped ...: why" per
  * line of the list (--plots); nothing without one. */
-void print_plots(int md)
+void build_plots(struct doc *d)
 {
 	char line[1024], *dir;
+	struct node *x;
 	FILE *f;
 
 	if (!opt.plots)
@@ -23,17 +26,14 @@ void print_plots(int md)
 	if (!f)
 		die("cannot open the plot list %s", opt.plots);
 	dir = xstrdup(opt.plots);
-	if (md)
-		printf("## Plots\n\n");
-	else
-		printf("Plots (in %s)\n", dirname(dir));
+	doc_heading(d, FOR_MD, 2, "Plots");
+	doc_line(d, FOR_TEXT, "Plots (in %s)", dirname(dir));
 	free(dir);
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		if (md)
-			printf("- %s\n", line);
-		else
-			paragraph(stdout, 76, "  ", "  ", "%s", line);
+		x = doc_line(d, FOR_BOTH, "%s", line);
+		x->text_layout = (struct layout){ .width = 76, .first = "  ", .rest = "  " };
+		x->md_layout.first = "- ";
 	}
 	fclose(f);
 }

@@ -80,7 +80,10 @@ void lay_out(FILE *out, const char *text, const struct layout *l)
 
 static void text_cell(FILE *f, const struct table *t, size_t r, size_t k)
 {
-	fprintf(f, t->right[k] ? "%*s" : "%-*s", t->width[k], t->cells[r * t->ncols + k]);
+	const char *cell = t->cells[r * t->ncols + k];
+
+	fprintf(f, t->right[k] ? "%*.*s" : "%-*.*s", t->width[k],
+		t->clip[k] ? t->width[k] : (int)strlen(cell), cell);
 }
 
 /* A row of columns 0 and from..to-1, the trailing spaces cut. */

@@ -89,6 +89,16 @@ void doc_raw(struct doc *d, int formats, char *text, char *md)
 	x->md = md;
 }
 
+void doc_lines(struct doc *d, int formats, const char *text)
+{
+	while (*text) {
+		int len = (int)strcspn(text, "\n");
+
+		doc_line(d, formats, "%.*s", len, text);
+		text += len + (text[len] == '\n');
+	}
+}
+
 FILE *doc_begin(struct doc_piece *p)
 {
 	*p = (struct doc_piece){ 0 };
@@ -114,8 +124,10 @@ struct table *doc_table(struct doc *d, int formats, size_t ncols)
 	*t = (struct table){ .ncols = ncols, .indent = "" };
 	t->width = xmalloc(ncols * sizeof(*t->width));
 	t->right = xmalloc(ncols);
+	t->clip = xmalloc(ncols);
 	memset(t->width, 0, ncols * sizeof(*t->width));
 	memset(t->right, 0, ncols);
+	memset(t->clip, 0, ncols);
 	add(d, NODE_TABLE, formats)->table = t;
 	return t;
 }
@@ -172,6 +184,8 @@ static struct table *copy_table(const struct table *t)
 	memcpy(c->width, t->width, t->ncols * sizeof(*c->width));
 	c->right = xmalloc(t->ncols);
 	memcpy(c->right, t->right, t->ncols);
+	c->clip = xmalloc(t->ncols);
+	memcpy(c->clip, t->clip, t->ncols);
 	return c;
 }
 
@@ -207,6 +221,7 @@ static void free_table(struct table *t)
 	free(t->md_header);
 	free(t->width);
 	free(t->right);
+	free(t->clip);
 	free(t);
 }
 

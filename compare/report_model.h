@@ -36,9 +36,10 @@ enum node_kind {
 	NODE_BLANK,	/* an empty line */
 	NODE_CODE,	/* md's fences around the lines of a block: begin, then end */
 	NODE_TABLE,	/* a table: header row and cells */
-	NODE_RAW,	/* text laid out already, per format (the parts written by their
-			 * own files: the lead and answers, the sections after the
-			 * comparisons) */
+	NODE_RAW,	/* text laid out already, per format (what is left written
+			 * by its own file: answer.c's lead and answers, and
+			 * report.txt's first changes in kind when the first
+			 * screen is full) */
 };
 
 /* A table: nrows rows of ncols cells, row 0 the header (in md, md_header
@@ -46,14 +47,15 @@ enum node_kind {
  * its cells padded to width[k] (right-aligned where right[k]) and joined by
  * a space, the trailing spaces cut; where chunk, at most chunk columns
  * after the first at a time, each chunk a table of its own.  In md, right
- * aligns a column right. */
+ * aligns a column right.  In text, where clip[k], a cell of column k is
+ * cut to width[k]. */
 struct table {
 	size_t ncols, nrows, ncells, cap;
 	char **cells;
 	char **md_header;
 	const char *indent;
 	int *width;
-	unsigned char *right;
+	unsigned char *right, *clip;
 	size_t chunk;
 };
 
@@ -86,6 +88,9 @@ struct node *doc_line(struct doc *d, int formats, const char *fmt, ...)
 void doc_blank(struct doc *d, int formats);
 void doc_code(struct doc *d, int formats, int end);
 void doc_raw(struct doc *d, int formats, char *text, char *md);
+/* A block's lines written already (each ended by a newline), a line
+ * node each, as written in both formats. */
+void doc_lines(struct doc *d, int formats, const char *text);
 /* A paragraph or line written in pieces: to the stream doc_begin()
  * returns, added by doc_end(). */
 struct doc_piece {
@@ -117,10 +122,18 @@ size_t text_lines(const struct doc *d);
 
 /* The builders: the first screen (summary.c), with each walk's block
  * (walk.c) in at most max_changes lines of changes, and every comparison
- * (tables.c). */
+ * (tables.c); the sections after them are compare.h's REPORT_SECTIONS. */
 void build_summary(struct doc *d, const struct comparison *c, size_t n);
 void build_walk_blocks(struct doc *d, const struct comparison *c, size_t n, size_t max_changes);
 void build_tables(struct doc *d, const struct comparison *c, size_t n);
+/* The lines of a variant's block that say why it did not boot
+ * (failures.c). */
+void build_did_not_boot_block(struct doc *d, const char *arm);
+/* @variant's changes in kind under a heading, at most @max_lines lines
+ * of @width columns, and how many more there are (kind.c): a block's
+ * lines. */
+void build_kind_changes(struct doc *d, const struct comparison *c, size_t n, const char *variant,
+			size_t max_lines, int width);
 
 /* The words and numbers the builders share (report_model.c). */
 /* An interval "lo..hi" of ratios as changes in percent. */

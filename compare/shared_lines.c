@@ -3,12 +3,13 @@
  * compare, the report's "Shared cache lines" section: the TCG plugin's
  * sharing boot (bench/plugin/pmu_rows.c's rows), per variant and
  * cached-open run, the lines an operation shares and the largest by name,
- * sorted as the memory sites are (memory_sites.c).
+ * sorted as the memory sites are (memory_sites.c); a block of the
+ * report's model (report_model.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "report_model.h"
 
 /* The TCG plugin's sharing boot: per variant and cached-open run (one
  * node, or a node each: nodes=many), the lines an operation shares
@@ -16,10 +17,12 @@
  * whose callbacks do not tell the plugin the order of the accesses:
  * docs/plugin.md; none of nodes=many, which runs in lockstep only), and
  * the largest lines by name (bench/plugin/pmu_rows.c). */
-void print_shared_lines(int md)
+void build_shared_lines(struct doc *d)
 {
 	char bench[48], threads[48], nodes[48], param[160], vcpus[16], inter[16], transfers[96];
 	const struct group *free_run;
+	struct doc_piece row;
+	FILE *out;
 	struct site *lines = NULL;	/* a line's name and its share per op */
 	const char *at;
 	size_t i, j, k, n, len;
@@ -35,11 +38,12 @@ void print_shared_lines(int md)
 	else
 		snprintf(transfers, sizeof(transfers), "transfers with\nthe threads free, TCG thread=%s",
 			 inter);
-	printf(md ? "## Shared cache lines\n\n```\n" : "");
-	printf("Shared cache lines (TCG plugin, %s vCPUs): per operation, the lines it\n"
-	       "writes that another CPU touches, threads in lockstep; %s; the largest lines by data symbol,\n"
-	       "or for the heap the functions of the first store/load\n",
-	       meta_field("pmu_vcpus", vcpus, sizeof(vcpus)), transfers);
+	doc_heading(d, FOR_MD, 2, "Shared cache lines");
+	doc_code(d, FOR_BOTH, 0);
+	doc_line(d, FOR_BOTH, "Shared cache lines (TCG plugin, %s vCPUs): per operation, the lines it\n"
+		 "writes that another CPU touches, threads in lockstep; %s; the largest lines by data symbol,\n"
+		 "or for the heap the functions of the first store/load",
+		 meta_field("pmu_vcpus", vcpus, sizeof(vcpus)), transfers);
 	/* one node's runs first, then a node each's */
 	for (k = 0; k < 2 * in->ngroups; k++) {
 		const struct group *g = &in->groups[k % in->ngroups];
@@ -57,11 +61,13 @@ void print_shared_lines(int md)
 				 g->param, at + strlen("sched=lockstep"));
 			free_run = find_group("transfers_per_op", param, g->variant);
 		}
-		printf("  %-16s %s threads=%s%s%s: %.1f lines/op", g->variant, bench, threads,
-		       nodes[0] ? ",nodes=" : "", nodes, median_of_boots(g));
+		out = doc_begin(&row);
+		fprintf(out, "  %-16s %s threads=%s%s%s: %.1f lines/op", g->variant, bench, threads,
+			nodes[0] ? ",nodes=" : "", nodes, median_of_boots(g));
 		if (free_run)
-			printf(", %.2f transfers/op", median_of_boots(free_run));
-		printf("%s\n", race_mark(g->variant));
+			fprintf(out, ", %.2f transfers/op", median_of_boots(free_run));
+		fprintf(out, "%s", race_mark(g->variant));
+		doc_end(&row, d, NODE_LINE, FOR_BOTH);
 		n = 0;
 		len = strlen(g->param);
 		for (j = 0; j < in->ngroups; j++) {
@@ -79,8 +85,8 @@ void print_shared_lines(int md)
 		if (n)
 			qsort(lines, n, sizeof(*lines), cmp_site);
 		for (j = 0; j < n; j++)
-			printf("    %-46s %5.2f\n", lines[j].name, lines[j].value);
+			doc_line(d, FOR_BOTH, "    %-46s %5.2f", lines[j].name, lines[j].value);
 	}
 	free(lines);
-	printf(md ? "```\n\n" : "\n");
+	doc_code(d, FOR_BOTH, 1);
 }

@@ -31,18 +31,6 @@ static const char *rule_text(void)
 		"overlap (0 -> 2: the baseline's count, then the variant's).";
 }
 
-/* What @print writes of @arm in report.txt (md 0) or report.md. */
-static char *written_arm(void (*print)(FILE *, const char *, int), const char *arm, int md)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = xmemstream(&text, &len);
-
-	print(f, arm, md);
-	fclose(f);
-	return text;
-}
-
 /* One line per (metric, verdict) of a variant's headline comparisons:
  * the changes, largest first; then the metrics that did not change, all
  * in one wrapped "same" line, and any that are unclear or missing. */
@@ -51,10 +39,9 @@ static void build_changes(struct doc *d, const struct comparison *c, size_t n, c
 {
 	const struct comparison **rows = xmalloc((n ? n : 1) * sizeof(*rows));
 	size_t i, j, k, nr = 0, secondary = 0, secondary_changed = 0, nsame = 0;
-	size_t shown = 0, hidden = 0, kind_len = 0;
+	size_t shown = 0, hidden = 0;
 	struct doc_piece same_line;
 	FILE *same_words = NULL;	/* begun with the first metric that is the same */
-	char *kind = NULL;
 	struct node *x_same;
 
 	for (i = 0; i < n; i++) {
@@ -162,10 +149,7 @@ static void build_changes(struct doc *d, const struct comparison *c, size_t n, c
 		x_same->text_layout = x_same->md_layout =
 			(struct layout){ .width = 78, .first = "  ", .rest = "  " };
 	}
-	same_words = xmemstream(&kind, &kind_len);
-	print_kind_changes(same_words, c, n, variant, max_kind, 78);
-	fclose(same_words);
-	doc_raw(d, FOR_BOTH, kind, xstrdup(kind));
+	build_kind_changes(d, c, n, variant, max_kind, 78);
 	if (secondary)
 		doc_line(d, FOR_BOTH, "  %zu of %zu secondary comparisons changed (tables below)",
 			 secondary_changed, secondary);
@@ -309,8 +293,7 @@ static void build_variant_blocks(struct doc *d, const struct comparison *c, size
 	for (i = 0; i < nnot; i++) {
 		build_variant_heading(d, not_booted[i]);
 		doc_code(d, FOR_BOTH, 0);
-		doc_raw(d, FOR_BOTH, written_arm(print_did_not_boot_block, not_booted[i], 0),
-			written_arm(print_did_not_boot_block, not_booted[i], 1));
+		build_did_not_boot_block(d, not_booted[i]);
 		doc_code(d, FOR_BOTH, 1);
 	}
 	free(not_booted);
