@@ -83,11 +83,12 @@ boot() {
 		# the checker's complaint that counts, else the kernel's own
 		# report, else the check of the selftest case that failed ("#
 		# function:line: what" just before its "not ok"; a known
-		# failure's comes before an "ok ... # XFAIL"), else the boot's
-		# last word
+		# failure's comes before an "ok ... # XFAIL"), else the
+		# selftest's word on a stuck kernel, else the boot's last word
 		[ -n "$checker" ] ||
 			evidence=$(grep -m1 -E "$KERNEL_COMPLAINT" "$dir/serial.log" | tr -d '\r' ||
 				grep -B1 '^not ok' "$dir/selftest.tap" | grep -m1 -E '^# [a-z_]+:[0-9]+: ' ||
+				grep -m1 -ao 'FAILED: selftest case .*' "$dir/serial.log" | tr -d '\r' ||
 				tail -1 "$dir/boot.log")
 	fi
 	log "$v: $phase $result in ${t}s${evidence:+: $evidence}"

@@ -58,6 +58,7 @@ static bool expect_sys_cdev;
 static int case_failed;
 static const char *case_skipped;	/* why the case does not apply */
 static bool case_stuck;	/* a wait on the kernel never came back */
+static char stuck_why[200];	/* what did not come back */
 /* Can the race cases' two sides meet inside the kernel: more than one
  * CPU online, or a preemptible kernel? */
 static bool races_in_kernel;
@@ -607,6 +608,8 @@ static void test_race_evict_del(void)
 		reaped = evict_reap(child, &status);
 		/* a child that SIGKILL cannot end is stuck in the kernel */
 		case_stuck = !reaped;
+		snprintf(stuck_why, sizeof(stuck_why), "%s; the add/del child survives SIGKILL",
+			 why[0] ? why : "the add/del child did not finish");
 	}
 	ksft_print_msg("evict: %d of %ld add/del rounds; %d opens reached the cdev, %d found it removed; the deletion returned before the last eviction in %d rounds\n",
 		       sh->rounds, evict_rounds, opened, gone, del_first);
@@ -636,11 +639,18 @@ static void test_race_evict_del(void)
  */
 static void end_guest_stuck(const char *name)
 {
-	FILE *sysrq;
+	FILE *sysrq, *kmsg;
 
 	ksft_print_msg("%s: the kernel is stuck; ending the guest (sysrq b) instead of waiting for the host's timeout\n",
 		       name);
 	fflush(stdout);
+	/* the console copy of the lines above may not get out in time */
+	kmsg = fopen("/dev/kmsg", "w");
+	if (kmsg) {
+		fprintf(kmsg, "cdevbench-suite: FAILED: selftest case %s: the kernel is stuck: %s\n",
+			name, stuck_why);
+		fclose(kmsg);
+	}
 	sleep(1);
 	sysrq = fopen("/proc/sysrq-trigger", "w");
 	if (sysrq) {
