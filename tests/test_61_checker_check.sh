@@ -64,19 +64,23 @@ grep -q 'elsewhere' "$boot/complaints.tsv" || fail "a report elsewhere is not li
 kcsan_report 3.000000 fixture_thread kthread > "$boot/serial.log"
 sed -i 's/ fixture_thread+0x3a\/0x80/& [cdev_fixture]/' "$boot/serial.log"
 out=$(check) && fail "a KCSAN report in the rig's module passed"
-printf '%s\n' "[    4.000000] ======================================================" \
+# named EXPECTED LINE...: a serial log of LINE... fails the check, which
+# prints EXPECTED
+named() {
+	local want=$1
+	shift
+	printf '%s\n' "$@" > "$boot/serial.log"
+	[ "$(check)" = "$want" ] || fail "not named '$want': $(cat "$boot/complaints.tsv")"
+}
+named "lockdep at 4.000000 s: WARNING: possible circular locking dependency detected" \
+	"[    4.000000] ======================================================" \
 	"[    4.000000] WARNING: possible circular locking dependency detected" \
-	"[    4.000001] 6.1.192-stock-checker #1 Not tainted" > "$boot/serial.log"
-[ "$(check)" = "lockdep at 4.000000 s: WARNING: possible circular locking dependency detected" ] ||
-	fail "lockdep's report is not named as lockdep's: $(cat "$boot/complaints.tsv")"
-printf '%s\n' "[    4.000000] BUG: spinlock bad magic on CPU#1, cdev_selftest/61" > "$boot/serial.log"
-[ "$(check)" = "lockdep at 4.000000 s: BUG: spinlock bad magic on CPU#1, cdev_selftest/61" ] ||
-	fail "lock debugging's report is not named as lockdep's: $(cat "$boot/complaints.tsv")"
-printf '%s\n' "[    4.000000] list_del corruption. prev->next should be ffff888003a1c0e8, but was dead000000000100" \
-	"[    4.000001] WARNING: CPU: 1 PID: 91 at lib/list_debug.c:59 __list_del_entry_valid+0x99/0xb0" > "$boot/serial.log"
-[ "$(check)" = "list at 4.000001 s: WARNING: CPU: 1 PID: 91 at lib/list_debug.c:59 __list_del_entry_valid+0x99/0xb0" ] ||
-	fail "a list check's report is not named as the list check's: $(cat "$boot/complaints.tsv")"
-printf '%s\n' "[    4.000000] BUG: sleeping function called from invalid context at mm/slab.h:723" > "$boot/serial.log"
-[ "$(check)" = "atomic-sleep at 4.000000 s: BUG: sleeping function called from invalid context at mm/slab.h:723" ] ||
-	fail "a sleep under a lock is not named: $(cat "$boot/complaints.tsv")"
+	"[    4.000001] 6.1.192-stock-checker #1 Not tainted"
+named "lockdep at 4.000000 s: BUG: spinlock bad magic on CPU#1, cdev_selftest/61" \
+	"[    4.000000] BUG: spinlock bad magic on CPU#1, cdev_selftest/61"
+named "list at 4.000001 s: WARNING: CPU: 1 PID: 91 at lib/list_debug.c:59 __list_del_entry_valid+0x99/0xb0" \
+	"[    4.000000] list_del corruption. prev->next should be ffff888003a1c0e8, but was dead000000000100" \
+	"[    4.000001] WARNING: CPU: 1 PID: 91 at lib/list_debug.c:59 __list_del_entry_valid+0x99/0xb0"
+named "atomic-sleep at 4.000000 s: BUG: sleeping function called from invalid context at mm/slab.h:723" \
+	"[    4.000000] BUG: sleeping function called from invalid context at mm/slab.h:723"
 echo "checker-check: KCSAN by its first three frames, lockdep, list and sleep checks named"
