@@ -176,18 +176,15 @@ interrupted() {
 }
 trap interrupted INT TERM HUP
 
-# The variant folders whose patches a folder's series files (each base's)
-# name by a ../ path.
-series_folders() {	# series_folders FOLDER
-	local s line patches
-	patches=$(realpath "$PATCHES_DIR")
-	for s in "$PATCHES_DIR/$1"/series "$PATCHES_DIR/$1"/*/series; do
-		[ -f "$s" ] || continue
-		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$s" | while read -r line; do
-			line=$(realpath -m "$(dirname "$s")/$line")
-			line=${line#"$patches"/}
-			echo "${line%%/*}"
-		done
+# The variant folders whose patches a variant's series, for each kernel
+# line it has one for, name (its own, and those a ../ path reaches).
+series_folders() {	# series_folders VARIANT
+	local line p
+	for line in $(variant_lines "$1"); do
+		series_patches "$1" "$line"
+	done | while read -r p; do
+		p=${p#"$PATCHES_DIR"/}
+		echo "${p%%/*}"
 	done
 }
 

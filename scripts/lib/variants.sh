@@ -100,20 +100,20 @@ check_variant() {
 		die "unknown variant '$1'; valid variants on base $BASE: $(echo $valid)"
 }
 
-# Patch files of a variant's series for this base, in order, as absolute
-# paths; a prefix's, the first of its variant's.  A line names a file
-# relative to the series' folder: a port's series names a patch that
-# applies to its line unchanged as ../<file>.
-series_patches() {
+# Patch files of a variant's series for this base (or kernel line LINE), in
+# order, as absolute paths; a prefix's, the first of its variant's.  A line
+# names a file relative to the series' folder: a port's series names a
+# patch that applies to its line unchanged as ../<file>.
+series_patches() {	# series_patches VARIANT [LINE]
 	local dir line v
 	v=$(series_variant "$1")
 	if [ "$v" != "$1" ]; then
 		# sed reads to the end: head would leave the loop below a
 		# broken pipe
-		series_patches "$v" | sed -n "1,${1##*~}p"
+		series_patches "$v" "${2:-}" | sed -n "1,${1##*~}p"
 		return
 	fi
-	dir=$(series_dir "$1")
+	dir=$(series_dir "$1" "${2:-}")
 	[ -f "$dir/series" ] || return 0
 	while read -r line; do
 		line=${line%%#*}
