@@ -51,9 +51,9 @@ first_complaint_seconds() {
 		sed -nE 's/^\[ *([0-9]+\.[0-9]+)\].*/\1/p' || true
 }
 
-# boot VARIANT PHASE: one boot; a summary line "variant phase expected
-# result seconds evidence", its JSON in $run/boots.jsonl; fails when the
-# boot failed.
+# boot VARIANT PHASE: one boot; a summary line "variant phase result
+# seconds complaint-time evidence", its JSON in $run/boots.jsonl; fails
+# when the boot failed.
 boot() {
 	local v=$1 phase=$2 dir t rc=0 result evidence at='' checker=''
 	phase_load "$phase"
