@@ -128,3 +128,25 @@ stand_in_build() {
 	echo rows > "$1/bin/guest-programs"
 }
 stand_in_suite_env() { printf 'BOOT=1\nSEED=1\n' > "$1/suite.env"; }
+
+# stand_in_qemu DIR: DIR/qemu-system-x86_64, a guest that answers
+# --version as QEMU 7.2.0 and otherwise runs the script on stdin with
+# $dir, the unit's folder that boot.sh shares with the guest (-virtfs
+# ...,mount_tag=results), and that folder's suite.env sourced.
+stand_in_qemu() {
+	{
+		cat <<'QEMU'
+#!/bin/bash
+if [ "$1" = --version ]; then
+	echo "QEMU emulator version 7.2.0 (stand-in)"
+	exit 0
+fi
+for a; do
+	case $a in local,path=*,mount_tag=results,*) dir=${a#local,path=} dir=${dir%%,*} ;; esac
+done
+. "$dir/suite.env"
+QEMU
+		cat
+	} > "$1/qemu-system-x86_64"
+	chmod +x "$1/qemu-system-x86_64"
+}

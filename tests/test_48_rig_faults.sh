@@ -24,16 +24,7 @@ cp scripts/boot.sh "$tmp/rig/scripts/boot.sh"
 # of boot-1's rows cut off, as a full disk or a copy cut short leaves
 # them), wait (a guest that runs until Ctrl-C, file waiting in its
 # folder while it does).
-cat > "$tmp/bin/qemu-system-x86_64" <<'QEMU'
-#!/bin/bash
-if [ "$1" = --version ]; then
-	echo "QEMU emulator version 7.2.0 (stand-in)"
-	exit 0
-fi
-for a; do
-	case $a in local,path=*,mount_tag=results,*) dir=${a#local,path=} dir=${dir%%,*} ;; esac
-done
-. "$dir/suite.env"
+stand_in_qemu "$tmp/bin" <<'QEMU'
 echo "cdevbench-init: variant $VARIANT boot $BOOT"
 case " ${GUEST_FAULTS:-} " in
 *" $VARIANT/boot-$BOOT:kill "*) kill -KILL $$ ;;
@@ -54,7 +45,6 @@ echo "cdevbench-suite: step done"
 echo 0 > "$dir/exit-status"
 echo "cdevbench-init: powering off, suite exit status 0"
 QEMU
-chmod +x "$tmp/bin/qemu-system-x86_64"
 unset AGAINST BASE BASES BASELINE AA WALK LABEL RUN QUICK BENCHES BISECT GUEST_FAULTS
 export PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build MODE=icount VARIANTS=stock BOOTS=3 FAULTS=0 PMU=0 \
 	RACE=0 BOOT_JOBS=1 EXECUTOR=local

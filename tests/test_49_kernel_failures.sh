@@ -87,16 +87,7 @@ cp scripts/boot.sh "$tmp/rig/scripts/boot.sh"
 # the console, then QEMU ends as panic=-1 and -no-reboot end it: status
 # 0, no exit-status), selftest (case 2 fails: status 1), kill (QEMU
 # killed by SIGKILL).
-cat > "$tmp/bin/qemu-system-x86_64" <<'QEMU'
-#!/bin/bash
-if [ "$1" = --version ]; then
-	echo "QEMU emulator version 7.2.0 (stand-in)"
-	exit 0
-fi
-for a; do
-	case $a in local,path=*,mount_tag=results,*) dir=${a#local,path=} dir=${dir%%,*} ;; esac
-done
-. "$dir/suite.env"
+stand_in_qemu "$tmp/bin" <<'QEMU'
 echo "Linux version $KERNEL_RELEASE (stand-in)"
 echo "Run $RIG_ROOT/guest-init/init as init process"
 echo "cdevbench-init: variant $VARIANT boot $BOOT, kernel $KERNEL_RELEASE, clocksource tsc"
@@ -130,7 +121,6 @@ echo "cdevbench-suite: suite complete"
 echo 0 > "$dir/exit-status"
 echo "cdevbench-init: powering off, suite exit status 0"
 QEMU
-chmod +x "$tmp/bin/qemu-system-x86_64"
 unset AGAINST BASE BASES BASELINE AA WALK LABEL RUN QUICK BENCHES BISECT GUEST_FAULTS
 export PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build MODE=icount VARIANTS="stock cdev-hash" BOOTS=2 FAULTS=0 \
 	PMU=0 RACE=0 BOOT_JOBS=1 EXECUTOR=local CONSOLES=$consoles

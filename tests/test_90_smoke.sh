@@ -197,13 +197,17 @@ check_smoke_run() {
 		fail "the report does not state the A/A control's false positives"
 	add=$(awk -F, '$1 == "cdev_add_ns" && $4 == "sysfs-cdev" { print $13 }' <<< "$verdicts" | sort -u)
 	[ "$add" = worse ] || fail "sysfs-cdev cdev_add_ns is not 'worse' at every N: $add"
-	# cdev-hash: no headline registration or lookup figure worse but the
-	# removal of the one cdev of N=1, which its kobj_unmap()'s match of
-	# the cdev costs some instructions (under 5%: 229 -> 236 in run
-	# 20261207T162529Z-round5), and the removal and the worst-placed open
-	# at N=1000 better (a chain walk gone)
+	# cdev-hash: no headline registration or lookup figure worse but two
+	# that cost it some instructions where stock is at its best: the
+	# removal of the one cdev of N=1, by its kobj_unmap()'s match of the
+	# cdev (under 5%: 229 -> 236 in run 20261207T162529Z-round5), and an
+	# open that stock's walk finds at its first probe (pos=head, or N=1),
+	# by the hash (under 2%: 1.006-1.010 there); and the removal and the
+	# worst-placed open at N=1000 better (a chain walk gone)
 	worse=$(lines_matching '^(cdev_add_ns|cdev_del_ns|open_lookup_ns|mem_bytes_per_cdev),("[^"]*"|[^,]*),stock,cdev-hash,.*,worse,' \
-		"$run/report/compare.csv" | awk -F, '!($1 == "cdev_del_ns" && $2 == "n=1" && $9 < 1.05)')
+		"$run/report/compare.csv" |
+		awk -F, '!($1 == "cdev_del_ns" && $2 == "n=1" && $9 < 1.05) &&
+			!($1 == "open_lookup_ns" && ($3 ~ /pos=head/ || $2 == "\"n=1") && $10 < 1.02)')
 	[ -z "$worse" ] || fail "cdev-hash is worse than stock: $worse"
 	for row in 'cdev_del_ns,n=1000,' 'open_lookup_ns,"n=1000,pos=tail",'; do
 		grep -q "^${row}stock,cdev-hash,.*,better," "$run/report/compare.csv" ||
@@ -237,6 +241,9 @@ break_copy
 sed -i -E '/^cdev_add_ns,[^,]*,stock,sysfs-cdev,/s/,worse,/,same,/' "$copy/report/compare.csv"
 expect_fail "sysfs-cdev's cdev_add_ns not worse" "sysfs-cdev cdev_add_ns is not 'worse' at every N" \
 	check_smoke_run "$copy"
+break_copy
+sed -i -E '/^open_lookup_ns,"n=1000,pos=middle",stock,cdev-hash,/s/,better,/,worse,/' "$copy/report/compare.csv"
+expect_fail "cdev-hash worse beyond stock's first probe" "cdev-hash is worse than stock" check_smoke_run "$copy"
 
 out=$(make --no-print-directory kernels VARIANTS="stock sysfs-cdev" 2>&1)
 echo "$out"
