@@ -326,6 +326,45 @@ static void test_unload_while_open(void)
 	CHECK(!ctl("del 4"), "del failed");
 }
 
+#define RACE_WAIT_S 20	/* the longest a race case waits for its other side */
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Reap @child within RACE_WAIT_S seconds: false if it is still there. */
+static bool race_reap(pid_t child, int *status)
+{
+	double deadline = now_s() + RACE_WAIT_S;
+
+	while (waitpid(child, status, WNOHANG) != child) {
+		if (now_s() > deadline)
+			return false;
+		usleep(10000);
+	}
+	return true;
+}
+
+/*
+ * Kill the add/del @child of a race case and reap it; a child that
+ * SIGKILL cannot end is stuck in the kernel (end_guest_stuck()).
+ */
+static bool race_kill(pid_t child, int *status, const char *why)
+{
+	bool reaped;
+
+	kill(child, SIGKILL);
+	reaped = race_reap(child, status);
+	case_stuck = !reaped;
+	if (!reaped)
+		snprintf(stuck_why, sizeof(stuck_why), "%s; the add/del child survives SIGKILL", why);
+	return reaped;
+}
+
 /*
  * Open a node of @minor over and over while a child process adds and
  * removes a cdev_alloc() cdev for it (so cdev_del frees it), through the
@@ -337,13 +376,17 @@ static void test_unload_while_open(void)
  * fails the boot from the serial log.  Both sides yield after each step
  * so that one vCPU interleaves them too (the scheduler may still run one
  * side for a while, hence the shared round count); only several vCPUs
- * (tcg mode) race them inside the kernel.
+ * (tcg mode) race them inside the kernel.  A child that makes no round
+ * in RACE_WAIT_S seconds fails the case, and one that SIGKILL cannot end
+ * ends the guest (end_guest_stuck()), instead of the host's timeout.
  */
 static void race_open_del(unsigned int slot, unsigned int minor, bool cached)
 {
 	char path[256], why[128] = "";
-	int i, fd, status, opened = 0, gone = 0;
+	int i, fd, status, opened = 0, gone = 0, seen_rounds = 0;
+	double progress = now_s();
 	volatile int *rounds;
+	bool reaped;
 	unsigned int m;
 	pid_t child;
 
@@ -370,6 +413,17 @@ static void race_open_del(unsigned int slot, unsigned int minor, bool cached)
 		    i < race_rounds * RACE_MAX_OPENS_PER_ROUND && !why[0]; i++) {
 		int w, got;
 
+		if (!(i % 256)) {
+			if (*rounds != seen_rounds) {
+				seen_rounds = *rounds;
+				progress = now_s();
+			} else if (now_s() - progress > RACE_WAIT_S) {
+				snprintf(why, sizeof(why),
+					 "the add/del child made no round in %d s (it failed, or its add or deletion is stuck)",
+					 RACE_WAIT_S);
+				break;
+			}
+		}
 		sched_yield();
 
 		fd = cached ? open(path, O_RDONLY) : open_fresh(minor, O_RDONLY);
@@ -390,8 +444,7 @@ static void race_open_del(unsigned int slot, unsigned int minor, bool cached)
 		opened++;
 	}
 	unlink(path);
-	kill(child, SIGKILL);
-	waitpid(child, &status, 0);
+	reaped = race_kill(child, &status, why[0] ? why : "the opens ended");
 	ksft_print_msg("%s: %d add/del rounds; %d opens reached the cdev, %d found it removed\n",
 		       cached ? "cached" : "fresh", *rounds, opened, gone);
 	if (!races_in_kernel) {
@@ -402,7 +455,7 @@ static void race_open_del(unsigned int slot, unsigned int minor, bool cached)
 	}
 	munmap((void *)rounds, sizeof(*rounds));
 	CHECK(!why[0], "%s", why);
-	CHECK(WIFSIGNALED(status), "the add/del loop failed");
+	CHECK(reaped && WIFSIGNALED(status), "the add/del loop failed");
 	CHECK(opened && gone, "the race was not exercised");
 }
 
@@ -422,7 +475,6 @@ static void test_race_fresh_open_del(void)
  * nodes and sets EVICTING, the child deletes the cdev and sets DELETED.
  */
 enum { EVICT_ADDED = 1, EVICT_EVICTING, EVICT_DELETED };
-#define RACE_EVICT_WAIT_S 20	/* the longest either side waits for the other */
 
 struct evict_shared {
 	volatile int phase;
@@ -441,22 +493,14 @@ static void evict_spin(unsigned int *seed)
 		;
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /*
- * Wait, at most RACE_EVICT_WAIT_S seconds, for @sh->phase to be @want.
+ * Wait, at most RACE_WAIT_S seconds, for @sh->phase to be @want.
  * The parent passes its @child and gets -1 as soon as waitpid() shows it
  * gone (its status in @status); 0 when the phase came, 1 on a timeout.
  */
 static int evict_wait(struct evict_shared *sh, int want, pid_t child, int *status)
 {
-	double deadline = now_s() + RACE_EVICT_WAIT_S;
+	double deadline = now_s() + RACE_WAIT_S;
 
 	while (sh->phase != want) {
 		if (child > 0 && waitpid(child, status, WNOHANG) == child)
@@ -466,19 +510,6 @@ static int evict_wait(struct evict_shared *sh, int want, pid_t child, int *statu
 		sched_yield();
 	}
 	return 0;
-}
-
-/* Reap @child within RACE_EVICT_WAIT_S seconds: false if it is still there. */
-static bool evict_reap(pid_t child, int *status)
-{
-	double deadline = now_s() + RACE_EVICT_WAIT_S;
-
-	while (waitpid(child, status, WNOHANG) != child) {
-		if (now_s() > deadline)
-			return false;
-		usleep(10000);
-	}
-	return true;
 }
 
 /*
@@ -494,7 +525,7 @@ static bool evict_reap(pid_t child, int *status)
  * varies who gets there first.  The race cases above evict at most the
  * one inode an open just closed.  Every open must reach the cdev (it is
  * registered throughout), and the kernel must not notice anything (the
- * serial log).  Both sides wait at most RACE_EVICT_WAIT_S seconds for
+ * serial log).  Both sides wait at most RACE_WAIT_S seconds for
  * the other, and the parent stops as soon as the child is gone, so a
  * deletion that does not come back fails the case instead of hanging it.
  */
@@ -559,7 +590,7 @@ static void test_race_evict_del(void)
 			else
 				snprintf(why, sizeof(why),
 					 "round %ld: the add/del child did not add the cdev within %d s (its deletion stuck?)",
-					 r, RACE_EVICT_WAIT_S);
+					 r, RACE_WAIT_S);
 			break;
 		}
 		for (j = 0; j < RACE_EVICT_NODES && !why[0]; j++) {
@@ -599,18 +630,12 @@ static void test_race_evict_del(void)
 
 		if (waited > 0)
 			snprintf(why, sizeof(why), "the last deletion did not come back within %d s",
-				 RACE_EVICT_WAIT_S);
+				 RACE_WAIT_S);
 		else
-			reaped = waited < 0 || evict_reap(child, &status);
+			reaped = waited < 0 || race_reap(child, &status);
 	}
-	if (!reaped) {
-		kill(child, SIGKILL);
-		reaped = evict_reap(child, &status);
-		/* a child that SIGKILL cannot end is stuck in the kernel */
-		case_stuck = !reaped;
-		snprintf(stuck_why, sizeof(stuck_why), "%s; the add/del child survives SIGKILL",
-			 why[0] ? why : "the add/del child did not finish");
-	}
+	if (!reaped)
+		reaped = race_kill(child, &status, why[0] ? why : "the add/del child did not finish");
 	ksft_print_msg("evict: %d of %ld add/del rounds; %d opens reached the cdev, %d found it removed; the deletion returned before the last eviction in %d rounds\n",
 		       sh->rounds, evict_rounds, opened, gone, del_first);
 	if (!races_in_kernel)
