@@ -326,7 +326,7 @@ static void test_unload_while_open(void)
 	CHECK(!ctl("del 4"), "del failed");
 }
 
-#define RACE_WAIT_S 20	/* the longest a race case waits for its other side */
+#define RACE_WAIT_S 20	/* the longest a race case waits on the kernel */
 
 static double now_s(void)
 {
@@ -350,8 +350,9 @@ static bool race_reap(pid_t child, int *status)
 }
 
 /*
- * Kill the add/del @child of a race case and reap it; a child that
- * SIGKILL cannot end is stuck in the kernel (end_guest_stuck()).
+ * Kill the add/del @child of a race case and reap it.  A child that
+ * SIGKILL cannot end is stuck in the kernel: set case_stuck and
+ * stuck_why (@why and that), for main() to end the guest.
  */
 static bool race_kill(pid_t child, int *status, const char *why)
 {
@@ -359,9 +360,10 @@ static bool race_kill(pid_t child, int *status, const char *why)
 
 	kill(child, SIGKILL);
 	reaped = race_reap(child, status);
-	case_stuck = !reaped;
-	if (!reaped)
+	if (!reaped) {
+		case_stuck = true;
 		snprintf(stuck_why, sizeof(stuck_why), "%s; the add/del child survives SIGKILL", why);
+	}
 	return reaped;
 }
 
@@ -376,17 +378,18 @@ static bool race_kill(pid_t child, int *status, const char *why)
  * fails the boot from the serial log.  Both sides yield after each step
  * so that one vCPU interleaves them too (the scheduler may still run one
  * side for a while, hence the shared round count); only several vCPUs
- * (tcg mode) race them inside the kernel.  A child that makes no round
- * in RACE_WAIT_S seconds fails the case, and one that SIGKILL cannot end
- * ends the guest (end_guest_stuck()), instead of the host's timeout.
+ * (tcg mode) race them inside the kernel.  A child that exits, or makes
+ * no round in RACE_WAIT_S seconds while the opens go on, fails the case,
+ * and one that SIGKILL cannot end then ends the guest (end_guest_stuck());
+ * an open that blocks for ever still waits for the host's timeout.
  */
 static void race_open_del(unsigned int slot, unsigned int minor, bool cached)
 {
 	char path[256], why[128] = "";
-	int i, fd, status, opened = 0, gone = 0, seen_rounds = 0;
-	double progress = now_s();
+	int i, fd, status = 0, opened = 0, gone = 0, seen_rounds = 0;
+	double last_round_at = now_s();
 	volatile int *rounds;
-	bool reaped;
+	bool reaped = false;
 	unsigned int m;
 	pid_t child;
 
@@ -414,12 +417,19 @@ static void race_open_del(unsigned int slot, unsigned int minor, bool cached)
 		int w, got;
 
 		if (!(i % 256)) {
+			if (waitpid(child, &status, WNOHANG) == child) {
+				reaped = true;
+				snprintf(why, sizeof(why), "the add/del child is gone (%s %d)",
+					 WIFEXITED(status) ? "exit status" : "signal",
+					 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+				break;
+			}
 			if (*rounds != seen_rounds) {
 				seen_rounds = *rounds;
-				progress = now_s();
-			} else if (now_s() - progress > RACE_WAIT_S) {
+				last_round_at = now_s();
+			} else if (now_s() - last_round_at > RACE_WAIT_S) {
 				snprintf(why, sizeof(why),
-					 "the add/del child made no round in %d s (it failed, or its add or deletion is stuck)",
+					 "the add/del child made no round in %d s (its add or deletion stuck?)",
 					 RACE_WAIT_S);
 				break;
 			}
@@ -444,7 +454,8 @@ static void race_open_del(unsigned int slot, unsigned int minor, bool cached)
 		opened++;
 	}
 	unlink(path);
-	reaped = race_kill(child, &status, why[0] ? why : "the opens ended");
+	if (!reaped)
+		reaped = race_kill(child, &status, why[0] ? why : "the opens ended");
 	ksft_print_msg("%s: %d add/del rounds; %d opens reached the cdev, %d found it removed\n",
 		       cached ? "cached" : "fresh", *rounds, opened, gone);
 	if (!races_in_kernel) {
@@ -455,7 +466,10 @@ static void race_open_del(unsigned int slot, unsigned int minor, bool cached)
 	}
 	munmap((void *)rounds, sizeof(*rounds));
 	CHECK(!why[0], "%s", why);
-	CHECK(reaped && WIFSIGNALED(status), "the add/del loop failed");
+	CHECK(reaped && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	      "the add/del child failed (%s %d)",
+	      !reaped ? "not reaped, pid" : WIFEXITED(status) ? "exit status" : "signal",
+	      !reaped ? child : WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 	CHECK(opened && gone, "the race was not exercised");
 }
 
