@@ -35,7 +35,7 @@ done
 run=${1:-$RESULTS_DIR/$(date -u +%Y%m%dT%H%M%SZ)-race-$BASE_KEY${LABEL:+-$LABEL}}
 mkdir -p "$run"
 : > "$run/checks.jsonl"
-log "race check on base $BASE: ${variants[*]} and controls ${controls[*]:-none}; $MODE, $VCPUS vCPUs; a poisoned boot of $RACE_ROUNDS rounds per race case and a checker boot of $CHECKER_ROUNDS"
+log "race check on base $BASE: ${variants[*]:-no variant} and controls ${controls[*]:-none}; $MODE, $VCPUS vCPUs; a poisoned boot of $RACE_ROUNDS rounds per race case and a checker boot of $CHECKER_ROUNDS"
 phases=(race checker)
 for p in "${phases[@]}"; do
 	phase_load "$p"
