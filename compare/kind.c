@@ -333,7 +333,6 @@ static void write_kind_line(FILE *out, const struct kind_change *k, size_t i, si
 	}
 }
 
-
 /* The end of the line that starts at k[i]. */
 static size_t kind_line_end(const struct kind_change *k, size_t nk, size_t i)
 {
