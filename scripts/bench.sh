@@ -122,36 +122,79 @@ fi
 exec 9> "$RESULTS_DIR/.lock"
 flock -n 9 || die "another 'make bench' or a 'make resume' is using $RESULTS_DIR; wait for it or set RESULTS_DIR"
 
-log "step 1/3: kernels (${flavours[*]}) for ${variants[*]}${walks[*]:+ and the prefixes of their walks} on ${bases[*]}"
+log "step 1/3: kernels (${flavours[*]}) for ${variants[*]}${walks[*]:+ and the prefixes of their walks} on ${bases[*]}, up to $BUILD_JOBS at once"
 minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 t_kernels=$(date +%s)
-kernel_times=()
-# A walk's prefix whose kernel does not build is not bisectable there:
-# left out of the run with kernel.sh's reason; any other kernel that does
-# not build stops the run.
+# The kernels in three waves, for what each starts from (scripts/kernel.sh,
+# seed_objects): stock's timing kernels; then stock's other flavours,
+# which start from those, beside every other arm's timing kernel, which
+# starts from stock's; then the other arms' other flavours, from stock's
+# of the flavour.  Within a wave up to BUILD_JOBS build at once: a kernel
+# that starts from another's objects keeps about one core busy (its
+# link), and an arm's two kernels, which share its tree, are never in one
+# wave.  A walk's prefix whose kernel does not build is not bisectable
+# there: left out of the run with kernel.sh's reason; any other kernel
+# that does not build stops the run once the kernels building beside it
+# are done.
 declare -A not_bisectable=()
-kernel_log=$(mktemp)
-built=()
+kernel_logs=$(mktemp -d)
+waves=("" "" "")
 for arm in "${arms[@]}"; do
-	k=${arm_variant[$arm]}
+	[ -z "${arm_aa_of[$arm]:-}" ] || continue	# its baseline's kernels
 	for f in "${flavours[@]}"; do
-		[ -z "${arm_aa_of[$arm]:-}" ] || break	# its baseline's kernel
-		t=$(date +%s)
-		if [ -z "${walk_prefix[$arm]:-}" ]; then
-			BASE=${arm_base[$arm]} "$RIG_ROOT/scripts/kernel.sh" "$k" "$f" ||
-				{ rc=$?; rm -f "$kernel_log"; exit "$rc"; }
-		elif ! BASE=${arm_base[$arm]} "$RIG_ROOT/scripts/kernel.sh" "$k" "$f" 2>&1 | tee "$kernel_log" >&2; then
-			not_bisectable[$arm]=$(sed -n 's/^cdevbench: error: //p' "$kernel_log" | tail -1)
-			: "${not_bisectable[$arm]:=scripts/kernel.sh $k $f failed}"
-			log "$arm: not bisectable, the walk goes on without it: ${not_bisectable[$arm]}"
-			continue 2
+		if [ "${arm_variant[$arm]}" = stock ]; then
+			w=$([ "$f" = timing ] && echo 0 || echo 1)
+		else
+			w=$([ "$f" = timing ] && echo 1 || echo 2)
 		fi
-		t=$(minutes $(( $(date +%s) - t )))
-		kernel_times+=("$k$([ "$f" = timing ] || echo "-$f")$([ ${#bases[@]} = 1 ] || echo ":$(base_key "${arm_base[$arm]}")") $t")
+		waves[w]+="$arm $f"$'\n'
 	done
-	built+=("$arm")
 done
-rm -f "$kernel_log"
+# kernel_job ARM FLAVOUR: its kernel.sh, the output kept in kernel_logs,
+# then "STATUS SECONDS" in its .status file
+kernel_job() {
+	local t rc=0
+	t=$(date +%s)
+	BASE=${arm_base[$1]} "$RIG_ROOT/scripts/kernel.sh" "${arm_variant[$1]}" "$2" 2>&1 |
+		tee "$kernel_logs/$1.$2.log" >&2 || rc=$?
+	echo "$rc $(( $(date +%s) - t ))" > "$kernel_logs/$1.$2.status"
+}
+# kernel_failed: the first kernel of the run, but a prefix's, that did not build
+kernel_failed() {
+	local st arm rc
+	for st in "$kernel_logs"/*.status; do
+		[ -f "$st" ] || continue
+		read -r rc _ < "$st"
+		arm=${st##*/}
+		arm=${arm%.*.status}
+		[ "$rc" = 0 ] || [ -n "${walk_prefix[$arm]:-}" ] || { echo "$rc"; return; }
+	done
+}
+kernel_times=()
+for wave in "${waves[@]}"; do
+	while read -r arm f; do
+		[ -n "$arm" ] && [ -z "${not_bisectable[$arm]:-}" ] || continue
+		while [ "$(jobs -pr | wc -l)" -ge "$BUILD_JOBS" ]; do wait -n || true; done
+		[ -z "$(kernel_failed)" ] || break
+		kernel_job "$arm" "$f" &
+	done <<< "$wave"
+	wait
+	while read -r arm f; do
+		[ -n "$arm" ] && [ -f "$kernel_logs/$arm.$f.status" ] || continue
+		read -r rc t < "$kernel_logs/$arm.$f.status"
+		if [ "$rc" != 0 ] && [ -n "${walk_prefix[$arm]:-}" ]; then
+			not_bisectable[$arm]=$(sed -n 's/^cdevbench: error: //p' "$kernel_logs/$arm.$f.log" | tail -1)
+			: "${not_bisectable[$arm]:=scripts/kernel.sh ${arm_variant[$arm]} $f failed}"
+			log "$arm: not bisectable, the walk goes on without it: ${not_bisectable[$arm]}"
+		fi
+		[ "$rc" != 0 ] || kernel_times+=("${arm_variant[$arm]}$([ "$f" = timing ] || echo "-$f")$([ ${#bases[@]} = 1 ] || echo ":$(base_key "${arm_base[$arm]}")") $(minutes "$t")")
+	done <<< "$wave"
+	rc=$(kernel_failed)
+	[ -z "$rc" ] || { rm -rf "$kernel_logs"; exit "$rc"; }
+done
+rm -rf "$kernel_logs"
+built=()
+for arm in "${arms[@]}"; do [ -n "${not_bisectable[$arm]:-}" ] || built+=("$arm"); done
 arms=("${built[@]}")
 t_kernels=$(( $(date +%s) - t_kernels ))
 

@@ -103,29 +103,44 @@ sync_tree() {
 # depends on them, and what this variant's LOCALVERSION and config touch:
 # 9-17 s here, where a build in an empty folder takes 51 s with every
 # object in ccache and minutes without.
-seed_from_stock() {
-	local stock_tree stock_done f
-	stock_tree=$(variant_dir stock)
-	stock_done=$stock_tree/.cdevbench/build$sfx.sha
-	[ "$flavour" != audit ] || stock_done=$stock_tree/.cdevbench/audit.sha
-	[ "$variant" != stock ] && [ ! -d "$obj" ] && [ -f "$stock_done" ] || return 0
-	log "$who: starting from stock's $flavour objects"
+# Stock's own fault kernel starts from its timing objects: rig.config
+# gives the timing kernels FAULT_INJECTION's fields of task_struct, so
+# fault.config changes no struct that most files see, and the files it
+# makes make recompile (SLAB_FAILSLAB's users) preprocess to what the
+# timing build left in ccache.
+seed_objects() {
+	local from_tree from_obj from_flavour=$flavour from_done f
+	if [ "$variant" = stock ]; then
+		[ "$flavour" = fault ] || return 0
+		from_flavour=timing
+	fi
+	from_tree=$(variant_dir stock)
+	from_obj=$(kernel_obj_dir stock "$from_flavour")
+	case $from_flavour in
+	timing) from_done=build.sha ;;
+	audit) from_done=audit.sha ;;
+	*) from_done=build-$from_flavour.sha ;;
+	esac
+	[ ! -d "$obj" ] && [ -f "$from_tree/.cdevbench/$from_done" ] || return 0
+	log "$who: starting from stock's $from_flavour objects"
 	# what the variant's state says of an earlier obj/ no longer holds
 	rm -f "$state/config$sfx.sha" "$state/build$sfx.sha"
 	[ "$flavour" != audit ] || rm -f "$state/audit.sha"
 	rm -rf "$obj.tmp"
-	cp -a "$(kernel_obj_dir stock "$flavour")" "$obj.tmp"
+	cp -a "$from_obj" "$obj.tmp"
 	# objtool's own build names its files by absolute path: renamed here,
 	# or it would be rebuilt, and every object after it
 	# (none where stock's objects name its tree by another path: grep
 	# then finds nothing, which is no error)
-	{ grep -rlZ --include='*.cmd' --include='*.d' "$stock_tree/" "$obj.tmp/tools" 2> /dev/null || true; } |
-		xargs -0 -r sed -i "s|$stock_tree/|$tree/|g"
-	restore_pristine < <(comm -23 <(sort "$stock_tree/.cdevbench/files.list") \
-		<(sort "$state/files.list"))
-	while read -r f; do
-		[ -z "$f" ] || [ ! -f "$tree/$f" ] || touch "$tree/$f"
-	done < "$state/files.list"
+	{ grep -rlZ --include='*.cmd' --include='*.d' "$from_tree/" "$obj.tmp/tools" 2> /dev/null || true; } |
+		xargs -0 -r sed -i -e "s|$from_obj/|$obj/|g" -e "s|$from_tree/|$tree/|g"
+	if [ "$from_tree" != "$tree" ]; then
+		restore_pristine < <(comm -23 <(sort "$from_tree/.cdevbench/files.list") \
+			<(sort "$state/files.list"))
+		while read -r f; do
+			[ -z "$f" ] || [ ! -f "$tree/$f" ] || touch "$tree/$f"
+		done < "$state/files.list"
+	fi
 	mv "$obj.tmp" "$obj"
 }
 
@@ -199,7 +214,7 @@ build_kernel() {
 	log "$who: building bzImage (ccache, -j$JOBS; log in ${obj#$RIG_ROOT/}/build.log)"
 	rm -f "$state/build$sfx.sha"
 	# No kernel here until make has written one whole: not stock's, which
-	# seed_from_stock copied in, nor one a make killed outright left cut
+	# seed_objects copied in, nor one a make killed outright left cut
 	# short and newer than its inputs (Ctrl-C's make deletes it itself).
 	rm -f "$obj/arch/x86/boot/bzImage"
 	t0=$(date +%s)
@@ -242,7 +257,7 @@ build_module() {
 command -v ccache > /dev/null || die "ccache is missing: run 'make deps'"
 extract_pristine
 sync_tree
-seed_from_stock
+seed_objects
 sync_config
 if [ "$flavour" = audit ]; then
 	"$RIG_ROOT/scripts/cdev-audit.sh" "$variant" "$obj"

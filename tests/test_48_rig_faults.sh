@@ -2,7 +2,8 @@
 # Faults of the rig itself (issue 35): a QEMU killed in the middle of a
 # boot, a unit's rows cut short before the merge, a resume while a bench
 # holds the results folder, Ctrl-C during a kernel build's progress
-# reports and during a boot, and RESULTS_DIR on a full filesystem.  Each says what
+# reports and during a boot, a kernel that does not build, and RESULTS_DIR
+# on a full filesystem.  Each says what
 # happened; a run it stops is not "complete", keeps the units that
 # finished as they were, and a make resume runs again exactly the units
 # that did not finish and completes the run.  The runs are the rig's own scripts (bench.sh,
@@ -171,6 +172,22 @@ says "interrupted: $run is marked interrupted"
 	fail "the interrupted unit counts as finished or failed"
 resumed stock/boot-2 stock/boot-3
 echo "Ctrl-C in a boot: named as an interruption, the unit unfinished; make resume ran it and the next"
+
+# 5b. A kernel that does not build, its wave's other kernel building
+# beside it (BUILD_JOBS=2): the run stops with kernel.sh's error and
+# status once that one is done, before any run folder, and builds no
+# kernel of a later wave (cdev-hash's fault kernel).
+key=$(MODE=icount bash -c '. scripts/lib.sh && rig_init && base_key 6.1')
+env RESULTS_DIR="$tmp/kfail" VARIANTS="stock cdev-hash" FAULTS=1 BUILD_JOBS=2 \
+	FAKE_KERNEL_FAILS="cdev-hash:$key" "$rig/bench.sh" > "$tmp/log" 2>&1 &&
+	fail "a run whose kernel did not build went on: $(cat "$tmp/log")"
+says "variant cdev-hash on 6.1: kernel build failed \(fake\)"
+[ -z "$(ls -d "$tmp"/kfail/2* 2> /dev/null)" ] || fail "a run whose kernel did not build has a run folder"
+[ -e "$tmp/build/kernels/$key/stock/obj-fault/arch/x86/boot/bzImage" ] ||
+	fail "stock's fault kernel, in the failed kernel's wave, was not built"
+[ ! -e "$tmp/build/kernels/$key/cdev-hash/obj-fault" ] ||
+	fail "cdev-hash's fault kernel, of the wave after the failure, was built"
+echo "a kernel that does not build: the run stops after its wave, with kernel.sh's error, and makes no run folder"
 
 # 6. RESULTS_DIR on a full filesystem, last: it needs a tmpfs mounted.
 mkdir "$tmp/full"
