@@ -159,30 +159,47 @@ kernel_job() {
 		tee "$kernel_logs/$1.$2.log" >&2 || rc=$?
 	echo "$rc $(( $(date +%s) - t ))" > "$kernel_logs/$1.$2.status"
 }
-# kernel_failed: the first kernel of the run, but a prefix's, that did not build
+# kernel_failed: the status of the first job started that stops the run,
+# nothing while none does: a kernel that did not build, but a prefix's;
+# any job that was interrupted or killed (a status above 128, or none
+# written once its wave is over)
 kernel_failed() {
-	local st arm rc
-	for st in "$kernel_logs"/*.status; do
-		[ -f "$st" ] || continue
-		read -r rc _ < "$st"
-		arm=${st##*/}
-		arm=${arm%.*.status}
-		[ "$rc" = 0 ] || [ -n "${walk_prefix[$arm]:-}" ] || { echo "$rc"; return; }
-	done
+	local arm f rc
+	while read -r arm f; do
+		[ -f "$kernel_logs/$arm.$f.status" ] || continue
+		read -r rc _ < "$kernel_logs/$arm.$f.status"
+		[ "$rc" = 0 ] || { [ -n "${walk_prefix[$arm]:-}" ] && [ "$rc" -lt 128 ]; } || { echo "$rc"; return; }
+	done < "$kernel_logs/started"
 }
+# Each build in a process group of its own (set -m), so that Ctrl-C, which
+# reaches make bench's group alone, stops them through this trap, and the
+# run with them.
+building_interrupted() {
+	local job
+	for job in $(jobs -p); do kill -TERM -- "-$job" 2> /dev/null || true; done
+	wait
+	rm -rf "$kernel_logs"
+	log "interrupted while building kernels: no run was started"
+	exit 130
+}
+trap building_interrupted INT TERM HUP
+set -m
+: > "$kernel_logs/started"
 kernel_times=()
 for wave in "${waves[@]}"; do
 	while read -r arm f; do
 		[ -n "$arm" ] && [ -z "${not_bisectable[$arm]:-}" ] || continue
 		while [ "$(jobs -pr | wc -l)" -ge "$BUILD_JOBS" ]; do wait -n || true; done
 		[ -z "$(kernel_failed)" ] || break
-		kernel_job "$arm" "$f" &
+		echo "$arm $f" >> "$kernel_logs/started"
+		kernel_job "$arm" "$f" < /dev/null &
 	done <<< "$wave"
 	wait
 	while read -r arm f; do
-		[ -n "$arm" ] && [ -f "$kernel_logs/$arm.$f.status" ] || continue
+		grep -qxF -- "$arm $f" "$kernel_logs/started" || continue
+		[ -f "$kernel_logs/$arm.$f.status" ] || echo "130 0" > "$kernel_logs/$arm.$f.status"
 		read -r rc t < "$kernel_logs/$arm.$f.status"
-		if [ "$rc" != 0 ] && [ -n "${walk_prefix[$arm]:-}" ]; then
+		if [ "$rc" != 0 ] && [ "$rc" -lt 128 ] && [ -n "${walk_prefix[$arm]:-}" ]; then
 			not_bisectable[$arm]=$(sed -n 's/^cdevbench: error: //p' "$kernel_logs/$arm.$f.log" | tail -1)
 			: "${not_bisectable[$arm]:=scripts/kernel.sh ${arm_variant[$arm]} $f failed}"
 			log "$arm: not bisectable, the walk goes on without it: ${not_bisectable[$arm]}"
@@ -192,6 +209,8 @@ for wave in "${waves[@]}"; do
 	rc=$(kernel_failed)
 	[ -z "$rc" ] || { rm -rf "$kernel_logs"; exit "$rc"; }
 done
+set +m
+trap - INT TERM HUP
 rm -rf "$kernel_logs"
 built=()
 for arm in "${arms[@]}"; do [ -n "${not_bisectable[$arm]:-}" ] || built+=("$arm"); done

@@ -51,7 +51,8 @@ chmod +x "$out/build/bin/trace_rows" "$out/build/bin/pmu_rows" "$out/bin/qemu-sy
 
 # kernel.sh VARIANT [FLAVOUR]: the base's pristine tree (a packaged
 # base's Makefile alone) and what a build of the variant leaves; fails
-# for each VARIANT:BASE_KEY in FAKE_KERNEL_FAILS.
+# for each VARIANT:BASE_KEY in FAKE_KERNEL_FAILS; waits with
+# FAKE_KERNEL_WAIT.
 cat > "$rig/scripts/kernel.sh" <<'KERNEL'
 #!/bin/bash
 # stand-in for scripts/kernel.sh (tests/fake_runs.sh)
@@ -62,6 +63,15 @@ v=$1 flavour=${2:-timing}
 [[ " ${FAKE_KERNEL_FAILS:-} " != *" $v:$BASE_KEY "* ]] ||
 	die "variant $v on $BASE: kernel build failed (fake)"
 [ "$flavour" != audit ] || exit 0
+# FAKE_KERNEL_WAIT=FILE: a build that ignores SIGINT, as a command a
+# script starts in the background does, and runs for a minute: FILE
+# there once it has started, FILE.done once it has run to its end
+if [ -n "${FAKE_KERNEL_WAIT:-}" ]; then
+	trap '' INT
+	: > "$FAKE_KERNEL_WAIT"
+	sleep 61.5
+	: > "$FAKE_KERNEL_WAIT.done"
+fi
 if [ -n "$KERNEL_TARBALL" ]; then
 	mkdir -p "$PRISTINE_TREE"
 	printf 'VERSION = 6\nPATCHLEVEL = %s\nSUBLEVEL = 192\nEXTRAVERSION =\n' "${BASE_LINE#*.}" \

@@ -2,8 +2,8 @@
 # Faults of the rig itself (issue 35): a QEMU killed in the middle of a
 # boot, a unit's rows cut short before the merge, a resume while a bench
 # holds the results folder, Ctrl-C during a kernel build's progress
-# reports and during a boot, a kernel that does not build, and RESULTS_DIR
-# on a full filesystem.  Each says what
+# reports, in make bench's kernel builds and during a boot, a kernel that
+# does not build, and RESULTS_DIR on a full filesystem.  Each says what
 # happened; a run it stops is not "complete", keeps the units that
 # finished as they were, and a make resume runs again exactly the units
 # that did not finish and completes the run.  The runs are the rig's own scripts (bench.sh,
@@ -188,6 +188,25 @@ says "variant cdev-hash on 6.1: kernel build failed \(fake\)"
 [ ! -e "$tmp/build/kernels/$key/cdev-hash/obj-fault" ] ||
 	fail "cdev-hash's fault kernel, of the wave after the failure, was built"
 echo "a kernel that does not build: the run stops after its wave, with kernel.sh's error, and makes no run folder"
+
+# 5c. Ctrl-C while kernels build, each in a process group of its own, a
+# build that ignores SIGINT among them: the builds are stopped with the
+# run, which names the interruption, ends with 130 and makes no run
+# folder.
+setsid env --default-signal=INT RESULTS_DIR="$tmp/kint" VARIANTS="stock cdev-hash" \
+	FAKE_KERNEL_WAIT="$tmp/building" "$rig/bench.sh" > "$tmp/log" 2>&1 &
+leader=$!
+wait_for "a stand-in kernel build to start (its file 'building')" test -e "$tmp/building"
+kill -INT -- -"$leader"
+rc=0
+wait "$leader" || rc=$?
+[ "$rc" = 130 ] || fail "make bench interrupted in a kernel build ended with $rc, not 130: $(cat "$tmp/log")"
+says "interrupted while building kernels: no run was started"
+[ -z "$(ls -d "$tmp"/kint/2* 2> /dev/null)" ] || fail "a run interrupted in its kernel builds has a run folder"
+[ ! -e "$tmp/building.done" ] || fail "a kernel build ran to its end after Ctrl-C"
+builds_gone() { ! pgrep -f 'sleep 61[.]5' > /dev/null; }
+wait_for "the stopped kernel build to end" builds_gone
+echo "Ctrl-C in make bench's kernel builds: they are stopped, the run ends with 130 and no run folder"
 
 # 6. RESULTS_DIR on a full filesystem, last: it needs a tmpfs mounted.
 mkdir "$tmp/full"
