@@ -238,14 +238,16 @@ build_kernel() {
 # The rig's module, against this variant's build tree.  Sources are copied
 # (mtimes kept) so that each variant keeps its own objects; those of a
 # file no longer in bench/module/ go first, as Kbuild builds every
-# bench_*.c it finds.  The benchmark declarations go along (the harness
+# bench_*.c it finds, and so do the modules (make links them again in
+# seconds): the guest is given every .ko here, and one that Kbuild no
+# longer builds for this kernel must not be among them.  The benchmark declarations go along (the harness
 # lists its in-kernel benchmarks from them), and the TCG plugin's window
 # marker.
 build_module() {
 	local mod
 	mod=$(module_dir "$variant" "$flavour")
 	mkdir -p "$mod"
-	rm -f "$mod"/*.[ch]
+	rm -f "$mod"/*.[ch] "$mod"/*.ko
 	cp -p "$RIG_ROOT"/bench/module/Kbuild "$RIG_ROOT"/bench/module/*.[ch] \
 		"$RIG_ROOT"/bench/benchmarks.def "$RIG_ROOT"/bench/lib/pmu_window.h "$mod/"
 	if ! make -C "$obj" M="$mod" CC="ccache gcc" modules > "$mod/build.log" 2>&1; then
