@@ -7,8 +7,11 @@
 # gnuplot -e "data='d.dat'; panels='cdev_add_ns cdev_del_ns';
 #             variants='stock sysfs-cdev'; xlabel='N (cdevs registered)';
 #             ylabel='ns per operation (median of boots, range)'; logx=1;
-#             logy='1 1'; out='x'; title='...'" lines.gp
+#             logy='1 1'; array notes = ["", "no rows: stock"]; out='x';
+#             title='...'" lines.gp
 # logy: per panel, 1 for a log y axis (0 where a panel has zeros).
+# notes: per panel, a line under its title ("" for none): the variants
+#        it has no line of.
 # data: for each panel (in order) and each variant (in order) a block of
 #       "x y y_low y_high" lines, blocks separated by two blank lines.
 # Writes out.png and out.svg.
@@ -25,7 +28,7 @@ do for [fmt in "png svg"] {
 	set output out . "." . fmt
 	set multiplot layout 1,np title title noenhanced
 	do for [m = 1:np] {
-		set title word(panels, m) noenhanced
+		set title word(panels, m) . (strlen(notes[m]) ? "\n" . notes[m] : "") noenhanced
 		if (logx) { set logscale x } else { unset logscale x; set xtics 1 }
 		if (word(logy, m) eq "1") { set logscale y; set autoscale y } else { unset logscale y; set yrange [0:*] }
 		set xlabel xlabel

@@ -153,6 +153,7 @@ axis_unit() {	# axis_unit METRIC
 # panel per spec.
 plot_lines() {
 	local out=$1 xlabel=$2 logx=$3 xcol=$4 boots=$5 spec panels=() logy=() panel metric cond unit blocks
+	local no_rows notes=()
 	shift 5
 	: > "$report/$out.dat"
 	for spec in "$@"; do
@@ -161,6 +162,11 @@ plot_lines() {
 		panels+=("$panel")
 		blocks=$(series_blocks "$metric" "$xcol" "$cond")
 		printf '%s\n\n\n' "$blocks" >> "$report/$out.dat"
+		# a variant without a line says so under the panel's title (an
+		# arm whose lookups take no map lock has no lock_hold_hist there)
+		no_rows=$(awk -v RS= -v vs="${variants[*]}" 'BEGIN { split(vs, v, " ") }
+			{ i++; if ($0 == "NaN NaN NaN NaN") printf "%s%s", n++ ? ", " : "", v[i] }' <<< "$blocks")
+		notes+=("\"${no_rows:+no rows: $no_rows}\"")
 		# a log y axis unless a panel has zeros or counts a few lines
 		# that a variant may drop one of (share)
 		logy+=("$( [ "$boots" != share ] && log_y <<< "$blocks" || echo 0)")
@@ -171,7 +177,7 @@ plot_lines() {
 	fi
 	# the label in two lines, as long as the panel is high
 	unit=$(axis_unit "$metric")
-	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; variants='${variants[*]}'; xlabel='$xlabel'; ylabel=\"$unit\\n(median of boots, range)\"; logx=$logx; logy='${logy[*]}'; out='$report/$out'; title='$(boots_title "$boots" "$xcol")'" \
+	gnuplot -e "data='$report/$out.dat'; panels='${panels[*]}'; array notes = [$(IFS=,; echo "${notes[*]}")]; variants='${variants[*]}'; xlabel='$xlabel'; ylabel=\"$unit\\n(median of boots, range)\"; logx=$logx; logy='${logy[*]}'; out='$report/$out'; title='$(boots_title "$boots" "$xcol")'" \
 		"$RIG_ROOT/plot/lines.gp"
 	plots+=("$out.png/.svg: ${panels[*]} against ${xlabel%% (*}")
 }
