@@ -122,6 +122,14 @@ fi
 exec 9> "$RESULTS_DIR/.lock"
 flock -n 9 || die "another 'make bench' or a 'make resume' is using $RESULTS_DIR; wait for it or set RESULTS_DIR"
 
+# Jobs in process groups of their own (set -m), the kernel builds' and the
+# parallel boots': start one when fewer than $1 run; stop them all.
+wait_for_slot() { while [ "$(jobs -pr | wc -l)" -ge "$1" ]; do wait -n || true; done; }
+stop_job_groups() {
+	local job
+	for job in $(jobs -p); do kill -TERM -- "-$job" 2> /dev/null || true; done
+}
+
 log "step 1/3: kernels (${flavours[*]}) for ${variants[*]}${walks[*]:+ and the prefixes of their walks} on ${bases[*]}, up to $BUILD_JOBS at once"
 minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 t_kernels=$(date +%s)
@@ -142,11 +150,9 @@ waves=("" "" "")
 for arm in "${arms[@]}"; do
 	[ -z "${arm_aa_of[$arm]:-}" ] || continue	# its baseline's kernels
 	for f in "${flavours[@]}"; do
-		if [ "${arm_variant[$arm]}" = stock ]; then
-			w=$([ "$f" = timing ] && echo 0 || echo 1)
-		else
-			w=$([ "$f" = timing ] && echo 1 || echo 2)
-		fi
+		w=0
+		[ "${arm_variant[$arm]}" = stock ] || w=1
+		[ "$f" = timing ] || w=$((w + 1))
 		waves[w]+="$arm $f"$'\n'
 	done
 done
@@ -175,8 +181,7 @@ kernel_failed() {
 # reaches make bench's group alone, stops them through this trap, and the
 # run with them.
 building_interrupted() {
-	local job
-	for job in $(jobs -p); do kill -TERM -- "-$job" 2> /dev/null || true; done
+	stop_job_groups
 	wait
 	rm -rf "$kernel_logs"
 	log "interrupted while building kernels: no run was started"
@@ -189,7 +194,7 @@ kernel_times=()
 for wave in "${waves[@]}"; do
 	while read -r arm f; do
 		[ -n "$arm" ] && [ -z "${not_bisectable[$arm]:-}" ] || continue
-		while [ "$(jobs -pr | wc -l)" -ge "$BUILD_JOBS" ]; do wait -n || true; done
+		wait_for_slot "$BUILD_JOBS"
 		[ -z "$(kernel_failed)" ] || break
 		echo "$arm $f" >> "$kernel_logs/started"
 		kernel_job "$arm" "$f" < /dev/null &
@@ -228,10 +233,8 @@ run_status=failed
 set_status() { [ "$(cat "$run/status")" != running ] || echo "$run_status" > "$run/status"; }
 trap 'set_status' EXIT
 interrupted() {
-	local job
 	run_status=interrupted
-	# parallel boots run in process groups of their own
-	for job in $(jobs -p); do kill -TERM -- "-$job" 2> /dev/null || true; done
+	stop_job_groups
 	[ -z "${slurm_job:-}" ] || scancel "$slurm_job" || true
 	log "interrupted: $run is marked interrupted and does not become latest; make resume RUN=$run goes on from here"
 	exit 130
@@ -507,7 +510,7 @@ local)
 			alone+=("$u")
 			continue
 		fi
-		while [ "$(jobs -pr | wc -l)" -ge "$BOOT_JOBS" ]; do wait -n || true; done
+		wait_for_slot "$BOOT_JOBS"
 		"$RIG_ROOT/scripts/unit.sh" "$run/$u" &
 	done
 	wait || true

@@ -117,10 +117,11 @@ plots=()	# "file: what" or "skipped: why", for the report
 # A data block as read from stdin, or a one-point block of NaN when the
 # variant has no data: gnuplot merges empty blocks, which would shift every
 # later variant onto the wrong title.
+gap_block='NaN NaN NaN NaN'
 block_or_gap() {
 	local block
 	block=$(cat)
-	printf '%s\n' "${block:-NaN NaN NaN NaN}"
+	printf '%s\n' "${block:-$gap_block}"
 }
 
 # Blocks of "x median low high" from series.csv, one per variant, for
@@ -164,8 +165,8 @@ plot_lines() {
 		printf '%s\n\n\n' "$blocks" >> "$report/$out.dat"
 		# a variant without a line says so under the panel's title (an
 		# arm whose lookups take no map lock has no lock_hold_hist there)
-		no_rows=$(awk -v RS= -v vs="${variants[*]}" 'BEGIN { split(vs, v, " ") }
-			{ i++; if ($0 == "NaN NaN NaN NaN") printf "%s%s", n++ ? ", " : "", v[i] }' <<< "$blocks")
+		no_rows=$(awk -v RS= -v vs="${variants[*]}" -v gap="$gap_block" 'BEGIN { split(vs, v, " ") }
+			{ i++; if ($0 == gap) printf "%s%s", n++ ? ", " : "", v[i] }' <<< "$blocks")
 		notes+=("\"${no_rows:+no rows: $no_rows}\"")
 		# a log y axis unless a panel has zeros or counts a few lines
 		# that a variant may drop one of (share)
