@@ -109,18 +109,14 @@ sync_tree() {
 # makes make recompile (SLAB_FAILSLAB's users) preprocess to what the
 # timing build left in ccache.
 seed_objects() {
-	local from_tree from_obj from_flavour=$flavour from_done f
+	local from_tree from_obj from_flavour=$flavour from_done=build$sfx.sha f
+	[ "$flavour" != audit ] || from_done=audit.sha
 	if [ "$variant" = stock ]; then
 		[ "$flavour" = fault ] || return 0
-		from_flavour=timing
+		from_flavour=timing from_done=build.sha
 	fi
 	from_tree=$(variant_dir stock)
 	from_obj=$(kernel_obj_dir stock "$from_flavour")
-	case $from_flavour in
-	timing) from_done=build.sha ;;
-	audit) from_done=audit.sha ;;
-	*) from_done=build-$from_flavour.sha ;;
-	esac
 	[ ! -d "$obj" ] && [ -f "$from_tree/.cdevbench/$from_done" ] || return 0
 	log "$who: starting from stock's $from_flavour objects"
 	# what the variant's state says of an earlier obj/ no longer holds
@@ -240,9 +236,9 @@ build_kernel() {
 # file no longer in bench/module/ go first, as Kbuild builds every
 # bench_*.c it finds, and so do the modules (make links them again in
 # seconds): the guest is given every .ko here, and one that Kbuild no
-# longer builds for this kernel must not be among them.  The benchmark declarations go along (the harness
-# lists its in-kernel benchmarks from them), and the TCG plugin's window
-# marker.
+# longer builds for this kernel must not be among them.  The benchmark
+# declarations go along (the harness lists its in-kernel benchmarks from
+# them), and the TCG plugin's window marker.
 build_module() {
 	local mod
 	mod=$(module_dir "$variant" "$flavour")
