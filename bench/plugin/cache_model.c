@@ -15,6 +15,7 @@ int cache_init(struct cache *c, unsigned long bytes, unsigned long ways)
 		return -EINVAL;
 	c->ways = ways;
 	c->sets = lines / ways;
+	c->sets_pow2 = !(c->sets & (c->sets - 1));
 	c->tick = 0;
 	c->tag = calloc(lines, sizeof(*c->tag));
 	c->used = calloc(lines, sizeof(*c->used));
@@ -26,12 +27,18 @@ int cache_init(struct cache *c, unsigned long bytes, unsigned long ways)
 	return 0;
 }
 
+/* The offset of @line's set in tag[] and used[]. */
+static size_t set_of(const struct cache *c, uint64_t line)
+{
+	return (c->sets_pow2 ? line & (c->sets - 1) : line % c->sets) * c->ways;
+}
+
 /* Evicts the least recently used way on a miss: an empty way first, its
  * tick 0 older than any access's. */
 bool cache_access(struct cache *c, uint64_t line)
 {
-	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
-	uint64_t *used = c->used + (line % c->sets) * c->ways;
+	uint64_t *tag = c->tag + set_of(c, line);
+	uint64_t *used = c->used + set_of(c, line);
 	unsigned int w, victim = 0;
 
 	c->tick++;
@@ -53,8 +60,8 @@ bool cache_access(struct cache *c, uint64_t line)
  * stood empty. */
 void cache_invalidate(struct cache *c, uint64_t line)
 {
-	uint64_t *tag = c->tag + (line % c->sets) * c->ways;
-	uint64_t *used = c->used + (line % c->sets) * c->ways;
+	uint64_t *tag = c->tag + set_of(c, line);
+	uint64_t *used = c->used + set_of(c, line);
 	unsigned int w;
 
 	for (w = 0; w < c->ways; w++)
@@ -98,7 +105,8 @@ static struct line_owner *owner_slot(struct line_owner *slot, size_t size, uint6
 			return &slot[i];
 }
 
-int owners_access(struct owners *o, uint64_t line, unsigned int vcpu, bool store, bool counting)
+int owners_access(struct owners *o, uint64_t line, unsigned int vcpu, bool store, bool counting,
+		  uint64_t *held)
 {
 	struct line_owner *w;
 	int transfer;
@@ -121,6 +129,7 @@ int owners_access(struct owners *o, uint64_t line, unsigned int vcpu, bool store
 		*w = (struct line_owner){ .line = line + 1, .writer = -1 };
 		o->used++;
 	}
+	*held = w->seen;
 	transfer = counting && w->writer >= 0 && w->writer != (int)vcpu &&
 		   !(w->seen & (1ULL << vcpu));
 	if (store) {

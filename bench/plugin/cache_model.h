@@ -19,6 +19,7 @@
 
 struct cache {
 	unsigned int sets, ways;
+	bool sets_pow2;		/* a set is the line's low bits: no division */
 	uint64_t *tag;		/* line number + 1; 0 is an empty way */
 	uint64_t *used;		/* LRU: the tick of the last access */
 	uint64_t tick;
@@ -83,7 +84,11 @@ struct owners {
  * it, in a window or not (a HITM on a real machine: the other's store
  * dropped this vCPU's copy, and it has not fetched the line since); 0
  * where not, and for any access out of a window; -ENOMEM.
+ * *@held: the vCPUs that touched the line since its last store, before
+ * this access: the only ones whose private caches may hold it, as a
+ * store drops every other copy and only an access fetches one.
  */
-int owners_access(struct owners *o, uint64_t line, unsigned int vcpu, bool store, bool counting);
+int owners_access(struct owners *o, uint64_t line, unsigned int vcpu, bool store, bool counting,
+		  uint64_t *held);
 
 #endif

@@ -102,6 +102,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -210,6 +211,7 @@ static struct {
 	bool system;		/* qemu-system-x86_64; else qemu-x86_64 */
 	bool lines;
 	unsigned int nvcpus;
+	uint64_t all_vcpus;	/* a bit per vCPU of the model */
 	struct vcpu *vcpu;
 	/* QEMU's vCPU index to its vCPU of the model + 1 (0: none), in
 	 * chunks allocated as indices come and never freed, so that a
@@ -223,8 +225,11 @@ static struct {
 	struct owners owners;	/* transfers */
 	uint64_t unplaced;	/* lines in windows QEMU gave no physical address for */
 	/* One lock for the model: vCPUs invalidate each other's lines, and
-	 * with thread=multi they run at once. */
-	pthread_mutex_t lock;
+	 * with thread=multi they run at once.  A spinlock (model_lock): it
+	 * is taken at every access and held for that access alone, and with
+	 * one host thread it is never contended, where a mutex's lock and
+	 * unlock cost a fifth of a plugin boot. */
+	bool locked;
 	/* The host thread of the first memory callback; parallel once
 	 * another calls back: callbacks may then come in another order than
 	 * their accesses, and no transfers are counted. */
@@ -238,8 +243,23 @@ static struct {
 	.l2_bytes = 262144, .l2_ways = 8,
 	.llc_bytes = 8388608, .llc_ways = 16,
 	.lat_l2 = 10, .lat_llc = 40, .lat_mem = 176,
-	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
+
+/* The holder may be a preempted host thread: yield now and then. */
+static void model_lock(void)
+{
+	unsigned int spins = 0;
+
+	while (__atomic_exchange_n(&pmu.locked, true, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&pmu.locked, __ATOMIC_RELAXED))
+			if (++spins % 128 == 0)
+				sched_yield();
+}
+
+static void model_unlock(void)
+{
+	__atomic_store_n(&pmu.locked, false, __ATOMIC_RELEASE);
+}
 
 static void die(const char *fmt, const char *arg)
 {
@@ -323,8 +343,19 @@ static void access_line(unsigned int slot, uint64_t line, uint64_t vaddr, uint64
 {
 	struct vcpu *v = &pmu.vcpu[slot];
 	bool l1_hit, l2_hit = true, llc_hit = true;
-	unsigned int i;
+	/* the vCPUs whose private caches may hold the line: those the owners
+	 * name, where they are kept; else all */
+	uint64_t held = pmu.all_vcpus;
 
+	/* every access, in a window or not, as the caches see every one:
+	 * only one in a window can be a transfer */
+	if (pmu.nvcpus > 1 && !pmu.parallel) {
+		int transfer = owners_access(&pmu.owners, line, slot, store, v->counting, &held);
+
+		if (transfer < 0)
+			die("out of memory%s", "");
+		v->count[TRANSFERS] += transfer;
+	}
 	l1_hit = cache_access(&v->l1d, line);
 	if (!l1_hit) {
 		l2_hit = cache_access(&v->l2, line);
@@ -332,20 +363,12 @@ static void access_line(unsigned int slot, uint64_t line, uint64_t vaddr, uint64
 			llc_hit = cache_access(&pmu.llc, line);
 	}
 	if (store)
-		for (i = 0; i < pmu.nvcpus; i++)
-			if (i != slot) {
-				cache_invalidate(&pmu.vcpu[i].l1d, line);
-				cache_invalidate(&pmu.vcpu[i].l2, line);
-			}
-	/* every access, in a window or not, as the caches see every one:
-	 * only one in a window can be a transfer */
-	if (pmu.nvcpus > 1 && !pmu.parallel) {
-		int transfer = owners_access(&pmu.owners, line, slot, store, v->counting);
+		for (held &= ~(1ULL << slot); held; held &= held - 1) {
+			unsigned int i = (unsigned int)__builtin_ctzll(held);
 
-		if (transfer < 0)
-			die("out of memory%s", "");
-		v->count[TRANSFERS] += transfer;
-	}
+			cache_invalidate(&pmu.vcpu[i].l1d, line);
+			cache_invalidate(&pmu.vcpu[i].l2, line);
+		}
 	if (!v->counting)
 		return;
 	v->count[L1D_MISSES] += !l1_hit;
@@ -412,7 +435,7 @@ static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vadd
 		memory |= line[i].place != PLACE_DEVICE;
 	if (!memory)
 		return;
-	pthread_mutex_lock(&pmu.lock);
+	model_lock();
 	if (!pmu.called) {
 		pmu.thread = pthread_self();
 		pmu.called = true;
@@ -426,7 +449,7 @@ static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vadd
 		else if (line[i].place == PLACE_UNKNOWN && v->counting)
 			pmu.unplaced++;
 	}
-	pthread_mutex_unlock(&pmu.lock);
+	model_unlock();
 }
 
 /* Instructions: a block's count when it starts; one by one in a block
@@ -478,7 +501,7 @@ static void on_marker(unsigned int index, void *udata)
 	unsigned int slot = slot_of(index);
 	struct vcpu *v = &pmu.vcpu[slot];
 
-	pthread_mutex_lock(&pmu.lock);
+	model_lock();
 	switch ((uintptr_t)udata) {
 	case MARK_OPEN:
 		v->counting = v->open = true;
@@ -495,7 +518,7 @@ static void on_marker(unsigned int index, void *udata)
 		v->counting = v->open = false;
 		break;
 	}
-	pthread_mutex_unlock(&pmu.lock);
+	model_unlock();
 }
 
 /* The marker's tag, or 0: 0f 1f 84 00 T 00 eb cd is nopl 0xCDEB00T(%rax,%rax,1). */
@@ -550,7 +573,7 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	(void)udata;
 	if (__atomic_load_n(&pmu.dying, __ATOMIC_SEQ_CST))
 		return;
-	pthread_mutex_lock(&pmu.lock);
+	model_lock();
 	for (i = 0; i < pmu.nvcpus; i++)
 		if (pmu.vcpu[i].alive && pmu.vcpu[i].open)
 			fprintf(pmu.out, "# vcpu %u: a window left open at exit, not written\n", i);
@@ -561,7 +584,7 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	if (fclose(pmu.out))
 		fprintf(stderr, "tcg_pmu: writing the output: %s\n", strerror(errno));
 	pmu.out = NULL;
-	pthread_mutex_unlock(&pmu.lock);
+	model_unlock();
 }
 
 /*
@@ -581,14 +604,14 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int index)
 	(void)id;
 	if (chunk >= MAP_CHUNKS)
 		die_at("QEMU's vCPU %u: past the indices the plugin maps", index);
-	pthread_mutex_lock(&pmu.lock);
+	model_lock();
 	if (!pmu.slot_of[chunk])
 		pmu.slot_of[chunk] = zalloc(1U << MAP_CHUNK_SHIFT, 1);
 	if (slot >= pmu.nvcpus || pmu.vcpu[slot].alive)
 		for (slot = 0; slot < pmu.nvcpus && pmu.vcpu[slot].alive; slot++)
 			;
 	if (slot == pmu.nvcpus) {
-		pthread_mutex_unlock(&pmu.lock);
+		model_unlock();
 		die_at("more vCPUs or threads alive at once than the %u the model holds",
 		       pmu.nvcpus);
 	}
@@ -596,7 +619,7 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int index)
 	pmu.slot_of[chunk][index & ((1U << MAP_CHUNK_SHIFT) - 1)] = (uint8_t)(slot + 1);
 	if (slot != index && pmu.out)
 		fprintf(pmu.out, "# vcpu %u is QEMU's vCPU %u from here\n", slot, index);
-	pthread_mutex_unlock(&pmu.lock);
+	model_unlock();
 }
 
 /*
@@ -612,7 +635,7 @@ static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int index)
 	struct vcpu *v = &pmu.vcpu[slot];
 
 	(void)id;
-	pthread_mutex_lock(&pmu.lock);
+	model_lock();
 	if (v->open && pmu.out)
 		fprintf(pmu.out, "# vcpu %u: a window left open when QEMU's vCPU %u exited, not written\n",
 			slot, index);
@@ -620,7 +643,7 @@ static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int index)
 	v->counting = v->open = false;
 	v->alive = false;
 	pmu.slot_of[index >> MAP_CHUNK_SHIFT][index & ((1U << MAP_CHUNK_SHIFT) - 1)] = 0;
-	pthread_mutex_unlock(&pmu.lock);
+	model_unlock();
 }
 
 /* "BYTES/WAYS" */
@@ -684,6 +707,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	pmu.nvcpus = pmu.system ? (unsigned int)info->system.max_vcpus : OWNERS_MAX_VCPUS;
 	if (pmu.nvcpus < 1 || pmu.nvcpus > OWNERS_MAX_VCPUS)
 		die("between 1 and 64 vCPUs%s", "");
+	pmu.all_vcpus = pmu.nvcpus == 64 ? ~0ULL : (1ULL << pmu.nvcpus) - 1;
 	pmu.out = fopen(out, "w");
 	if (!pmu.out)
 		die("cannot write %s", out);

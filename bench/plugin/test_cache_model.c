@@ -80,6 +80,23 @@ static int sets_case(void)
 	return REPLAY("sets", 4 << LINE_SHIFT, 2, steps, "MMMMMHM");
 }
 
+/* Three sets of 1 way, a count that is no power of two: line L is in set
+ * L mod 3, so 3 evicts 0 and 4 evicts 1, where 2 stays. */
+static int three_sets_case(void)
+{
+	static const struct step steps[] = {
+		{ 'a', 0 }, { 'a', 1 }, { 'a', 2 },	/* 3 misses */
+		{ 'a', 3 },	/* miss, evicts 0 */
+		{ 'a', 2 },	/* hit */
+		{ 'a', 0 },	/* miss */
+		{ 'a', 4 },	/* miss, evicts 1 */
+		{ 'a', 2 },	/* hit */
+		{ 'a', 1 },	/* miss */
+	};
+
+	return REPLAY("three_sets", 3 << LINE_SHIFT, 1, steps, "MMMMHMMHM");
+}
+
 /* An invalidated line misses again; invalidating a line not held
  * changes nothing. */
 static int invalidate_case(void)
@@ -133,12 +150,13 @@ struct touch {
 static int transfers_of(const struct touch *t, size_t n, char *got)
 {
 	struct owners o = { 0 };
+	uint64_t held;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		int transfer = owners_access(&o, t[i].line, t[i].vcpu,
 					     t[i].op == 's' || t[i].op == 'w',
-					     t[i].op == 's' || t[i].op == 'l');
+					     t[i].op == 's' || t[i].op == 'l', &held);
 
 		if (transfer < 0) {
 			free(o.slot);
@@ -209,6 +227,65 @@ static int transfers_out_of_windows_case(void)
 
 	return transfers_are("transfers_out_of_windows", steps, sizeof(steps) / sizeof(steps[0]),
 			     "----T-T");
+}
+
+/*
+ * A store drops the line from the other vCPUs' private caches; tcg_pmu
+ * drops it only from those the owners say may hold it.  Two sets of
+ * private caches, four vCPUs, small enough that lines are evicted, see
+ * one pseudo-random trace: the one whose stores invalidate in every other
+ * vCPU and the one whose stores invalidate in the held vCPUs alone must
+ * hit and miss alike on every access.
+ */
+static int held_case(void)
+{
+	enum { VCPUS = 4, LINES = 24, ACCESSES = 200000 };
+	struct cache every[VCPUS], held_only[VCPUS];
+	struct owners o = { 0 };
+	uint64_t seed = 42, held;
+	unsigned int v, i, k, differ = 0, n_failed = 0;
+
+	for (v = 0; v < VCPUS; v++) {
+		n_failed += cache_init(&every[v], 4 << LINE_SHIFT, 2) != 0;
+		n_failed += cache_init(&held_only[v], 4 << LINE_SHIFT, 2) != 0;
+	}
+	for (k = 0; k < ACCESSES && !n_failed; k++) {
+		uint64_t line;
+		bool store;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		v = (unsigned int)(seed >> 33) % VCPUS;
+		line = (seed >> 40) % LINES;
+		store = (seed >> 20) % 3 == 0;
+		if (owners_access(&o, line, v, store, true, &held) < 0) {
+			n_failed++;
+			break;
+		}
+		differ += cache_access(&every[v], line) != cache_access(&held_only[v], line);
+		if (!store)
+			continue;
+		for (i = 0; i < VCPUS; i++)
+			if (i != v) {
+				cache_invalidate(&every[i], line);
+				if (held >> i & 1)
+					cache_invalidate(&held_only[i], line);
+			}
+	}
+	for (v = 0; v < VCPUS; v++) {
+		free(every[v].tag);
+		free(every[v].used);
+		free(held_only[v].tag);
+		free(held_only[v].used);
+	}
+	free(o.slot);
+	if (n_failed) {
+		printf("# held: no replay\n");
+		return 1;
+	}
+	if (differ)
+		printf("# held: %u of %u accesses hit in one model and missed in the other\n",
+		       differ, ACCESSES);
+	return differ != 0;
 }
 
 /*
@@ -414,11 +491,13 @@ int main(void)
 	static const struct { const char *name; int (*run)(void); } cases[] = {
 		{ "lru", lru_case },
 		{ "sets", sets_case },
+		{ "three_sets", three_sets_case },
 		{ "invalidate", invalidate_case },
 		{ "invalidated_way", invalidated_way_case },
 		{ "transfers", transfers_case },
 		{ "transfers_out_of_windows", transfers_out_of_windows_case },
 		{ "arrival_order", arrival_order_case },
+		{ "held", held_case },
 		{ "lines_in_page", lines_in_page_case },
 		{ "lines_across_pages", lines_across_pages_case },
 	};
