@@ -493,27 +493,27 @@ t_boots=$(date +%s)
 case $EXECUTOR in
 local)
 	[ "$BOOT_JOBS" = 1 ] || log "$BOOT_JOBS boots at once; $([ "$MODE" = icount ] && echo "the timed rows are those of boots one at a time, the traced pass's times may move" || echo "warning: outside icount, boots side by side move each other's numbers") (docs/running.md, \"Parallel boots\")"
-	# Up to BOOT_JOBS at once, started in the plan's order; the boots
-	# outside icount (the share boot, TCG in real time) after them, one at
-	# a time (merge.sh joins the rows in the plan's order whatever the
-	# order they ran in).  Each background unit is a process group of its
-	# own (set -m), so that an interrupted run stops its QEMUs too.
+	# Up to BOOT_JOBS at once, in start_order's order (merge.sh joins
+	# the rows in the plan's order whatever the order they ran in).  Each
+	# background unit is a process group of its own (set -m), so that an
+	# interrupted run stops its QEMUs too.
 	alone=()
-	[ "$BOOT_JOBS" = 1 ] || set -m
-	for u in "${units[@]}"; do
-		if [ "$BOOT_JOBS" = 1 ]; then
-			"$RIG_ROOT/scripts/unit.sh" "$run/$u" || true
-			continue
-		fi
-		phase_load "$(unit_phase "$run/$u")"
-		if [ "$PHASE_MODE" != icount ]; then
-			alone+=("$u")
-			continue
-		fi
-		wait_for_slot "$BOOT_JOBS"
-		"$RIG_ROOT/scripts/unit.sh" "$run/$u" &
-	done
-	wait || true
+	if [ "$BOOT_JOBS" = 1 ]; then
+		for u in "${units[@]}"; do "$RIG_ROOT/scripts/unit.sh" "$run/$u" || true; done
+	else
+		set -m
+		mapfile -t order < <(start_order "$run")
+		for line in "${order[@]}"; do
+			u=${line#* }
+			if [ "${line%% *}" = alone ]; then
+				alone+=("$u")
+				continue
+			fi
+			wait_for_slot "$BOOT_JOBS"
+			"$RIG_ROOT/scripts/unit.sh" "$run/$u" &
+		done
+		wait || true
+	fi
 	# in the background too: with set -m a unit in the foreground would
 	# hold the terminal, and Ctrl-C would stop it alone, not the run
 	for u in "${alone[@]}"; do

@@ -2,7 +2,8 @@
 # Phases as data (scripts/phases.def): what boot.sh starts for each phase
 # is, argument for argument, tests/boot_commands.txt (the commands boot.sh
 # built before the table: a change to one is a change of what a run
-# measures, made there on purpose), in icount, tcg and kvm; every step a phase gives the guest suite is a
+# measures, made there on purpose), in icount, tcg and kvm; the order in
+# which make bench starts a run's units side by side; every step a phase gives the guest suite is a
 # function of it; and the one pattern of a kernel's complaint
 # (KERNEL_COMPLAINT, scripts/lib/failures.sh) matches every report that boot.sh,
 # fault-check.sh and race-check.sh matched, and no line of a boot that
@@ -51,6 +52,31 @@ done > "$tmp/got"
 diff -u --label tests/boot_commands.txt --label "as boot.sh builds them" tests/boot_commands.txt "$tmp/got" ||
 	fail "boot.sh's QEMU command lines differ from tests/boot_commands.txt (above)"
 echo "boot.sh's command lines as tests/boot_commands.txt has them: $(grep -c '^== ' "$tmp/got") boots (icount, tcg, kvm)"
+
+# The order in which make bench starts a run's units side by side
+# (start_order): the plugin's boots, then the timing boots with a traced
+# pass, then the rest, each in the plan's order; outside icount the
+# timing and fault boots alone, after them, the share boot still beside
+# the others.
+run=$tmp/run
+for unit in stock/boot-1:timing cdev-hash/boot-1:timing stock/boot-2:timing stock/fault-1:fault \
+	stock/pmu-1:pmu stock/share-1:share cdev-hash/pmu-1:pmu; do
+	mkdir -p "$run/${unit%:*}"
+	echo "UNIT_PHASE=${unit#*:}" > "$run/${unit%:*}/unit.env"
+	steps="load_module cdevbench, timed_pass$([[ $unit = */boot-1:* ]] && echo ", traced_pass")"
+	echo "SUITE_STEPS='$steps'" > "$run/${unit%:*}/suite.env"
+	echo "${unit%:*}" >> "$run/units.list"
+done
+for mode in icount tcg; do
+	# shellcheck disable=SC2034 # MODE: read by rig_init
+	got=$( (MODE=$mode && . scripts/lib.sh && rig_init && start_order "$run") | paste -sd ' ')
+	case $mode in
+	icount) want="pool stock/pmu-1 pool stock/share-1 pool cdev-hash/pmu-1 pool stock/boot-1 pool cdev-hash/boot-1 pool stock/boot-2 pool stock/fault-1" ;;
+	tcg) want="pool stock/pmu-1 pool stock/share-1 pool cdev-hash/pmu-1 alone stock/boot-1 alone cdev-hash/boot-1 alone stock/boot-2 alone stock/fault-1" ;;
+	esac
+	[ "$got" = "$want" ] || fail "MODE=$mode: units start as '$got', want '$want'"
+done
+echo "units start longest first, the share boot among the others, a real-time timing boot alone"
 
 functions=$(sed -n 's/^\([a-z_]*\)() {.*/\1/p' guest-init/suite)
 suite_steps() { phase_load "$1" && echo "$PHASE_SUITE"; }

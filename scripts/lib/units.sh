@@ -90,6 +90,32 @@ unit_profile() {	# unit_profile UNIT_DIR
 # shellcheck source=/dev/null
 unit_phase() { (. "$1/unit.env" && echo "$UNIT_PHASE"); }
 
+# The order in which the local executor starts RUN's units, BOOT_JOBS at
+# a time: a line "pool UNIT" or "alone UNIT" each.  The longest first, so
+# that no core idles at the end: the plugin's boots (the cache model sees
+# every access of the boot), then the timing boots with a traced pass,
+# then the rest, each class in the plan's order.  A boot that times in
+# real time (outside icount, no plugin) runs after them, alone; the share
+# boot, TCG in real time too, counts lines and shares the cores
+# (docs/running.md, "Parallel boots").
+start_order() {	# start_order RUN
+	local u plugin=() traced=() other=() alone=()
+	while read -r u; do
+		phase_load "$(unit_phase "$1/$u")"
+		if [ "$PHASE_PLUGIN" != - ]; then
+			plugin+=("$u")
+		elif [ "$PHASE_MODE" != icount ]; then
+			alone+=("$u")
+		elif grep -q traced_pass "$1/$u/suite.env"; then
+			traced+=("$u")
+		else
+			other+=("$u")
+		fi
+	done < "$1/units.list"
+	for u in "${plugin[@]}" "${traced[@]}" "${other[@]}"; do echo "pool $u"; done
+	for u in "${alone[@]}"; do echo "alone $u"; done
+}
+
 # What the run of META expects a unit of ARM and PHASE to run with, as
 # JSON of UNIT_FACTS.
 unit_expected_json() {	# unit_expected_json META ARM PHASE
