@@ -63,7 +63,8 @@ for unit in stock/boot-1:timing cdev-hash/boot-1:timing stock/boot-2:timing stoc
 	stock/pmu-1:pmu stock/share-1:share cdev-hash/pmu-1:pmu; do
 	mkdir -p "$run/${unit%:*}"
 	echo "UNIT_PHASE=${unit#*:}" > "$run/${unit%:*}/unit.env"
-	steps="load_module cdevbench, timed_pass$([[ $unit = */boot-1:* ]] && echo ", traced_pass")"
+	steps="load_module cdevbench, timed_pass"
+	[[ $unit != */boot-1:* ]] || steps+=", traced_pass"
 	echo "SUITE_STEPS='$steps'" > "$run/${unit%:*}/suite.env"
 	echo "${unit%:*}" >> "$run/units.list"
 done
