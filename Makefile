@@ -56,7 +56,12 @@ GUEST_LIB := bench/lib/results.c bench/lib/slab_counters.c bench/lib/bench_optio
 PROGS := $(patsubst %.c,$(BIN_DIR)/%,$(notdir $(wildcard bench/selftest/*.c bench/faults/*.c \
 		bench/mem/*.c bench/lib/rows.c bench/lib/bench_plan.c bench/trace/*.c))) \
 	$(patsubst bench/user/%.c,$(BIN_DIR)/%,$(filter-out bench/user/harness.c,$(wildcard bench/user/*.c)))
-CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
+# The checkout's and the build folder's paths are mapped out of the debug
+# information, so that a program's bytes, and with them the guest's
+# memory layout and the timed rows, do not depend on where the rig lies
+# (docs/determinism.md).
+CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror -ffile-prefix-map=$(CURDIR)=. \
+	-ffile-prefix-map=$(abspath $(or $(BUILD_DIR),build))=build
 # The report engine, compare/: every file but the unit test, and the
 # results schema's reader and writer.
 COMPARE_SRCS := $(filter-out compare/test_stats.c,$(wildcard compare/*.c)) bench/lib/results.c
