@@ -3,7 +3,8 @@
 #   scripts/boot.sh VARIANT BOOT_DIR [PHASE]   (timing by default)
 # What a phase boots (its kernel, mode, vCPUs, plugin and command line) is
 # its row of scripts/phases.def.
-# BOOT_DIR must hold suite.env; it receives serial.log, the suite's output,
+# BOOT_DIR must hold suite.env; it receives host.env (the rig's host
+# paths, for the traced pass), serial.log, the suite's output,
 # exit-status and steps.tsv (the boot's profile, below).  The guest runs
 # from an initramfs; the host root (read-only) and BOOT_DIR (writable) are
 # its 9p exports, which it mounts once its sealed part is over.  Exits
@@ -58,7 +59,7 @@ fi
 # slab_nomerge gives every cache its own /proc/slabinfo line (kernfs nodes).
 # An array, joined with blanks for -append: no word of it is ever
 # glob-expanded (slub_debug's cache list holds a '*').
-cmdline=(console=ttyS0 "rdinit=$RIG_ROOT/guest-init/init" cdevbench_guest=1
+cmdline=(console=ttyS0 "rdinit=$(guest_path "$RIG_ROOT/guest-init/init")" cdevbench_guest=1
 	panic=-1 oops=panic clocksource=tsc tsc=reliable nokaslr slab_nomerge
 	"${PHASE_CMDLINE[@]}")
 
@@ -86,6 +87,10 @@ stamp_steps() {
 }
 
 rm -f "$boot_dir/exit-status" "$boot_dir/qemu-signal"
+# The host's paths of the rig, for what the guest runs in the host's root
+# (the traced pass's bpftrace and perf), read once the result folder is
+# attached: never in the initramfs, whose bytes depend on no host path.
+printf 'HOST_RIG_ROOT=%q\nHOST_BIN_DIR=%q\n' "$RIG_ROOT" "$BUILD_DIR/bin" > "$boot_dir/host.env"
 # Ctrl-C, or make bench's TERM, stops QEMU with the rest of the process
 # group (QEMU exits 0 on either) and the console's pipe: the boot did not
 # finish, which says nothing of the kernel.

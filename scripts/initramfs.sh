@@ -1,15 +1,18 @@
 #!/bin/bash
 # The initramfs one boot runs from (guest-init/attach says why):
 #   scripts/initramfs.sh KERNEL FLAVOUR SUITE_ENV CPIO
-# Debian's busybox-static as every command in /bin, and at their host
-# paths guest-init, the guest programs (build/bin/guest-programs, written
-# by make progs) with the shared libraries they load, the rig's modules
-# built for KERNEL's FLAVOUR and the files SUITE_ENV's SELFTEST_ARGS name;
-# SUITE_ENV as /etc/cdevbench/suite.env.
+# Debian's busybox-static as every command in /bin; guest-init, the guest
+# programs (build/bin/guest-programs, written by make progs), the rig's
+# modules built for KERNEL's FLAVOUR and KERNEL's known selftest failures
+# under /rig, at the paths scripts/lib/suite.sh's guest_path gives them,
+# which SUITE_ENV names; the shared libraries the programs load at their
+# own paths; SUITE_ENV as /etc/cdevbench/suite.env.
 # Written to CPIO, newc and uncompressed (the kernel needs no decompressor).
-# Owners, modes, times and the order of entries are fixed, so that its
-# bytes depend on those files' contents and paths only: two boots of one
-# kernel and one suite.env unpack the same bytes into the same pages.
+# Owners, modes, times and the order of entries are fixed, and no path of
+# the host's checkout or build folder is in it, so that its bytes depend
+# on those files' contents only: two boots of one kernel and one
+# suite.env unpack the same bytes into the same pages, wherever the rig
+# lies.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 rig_init
@@ -28,13 +31,19 @@ compgen -G "$modules/*.ko" > /dev/null || die "no modules in $modules: run 'make
 stage=$(mktemp -d "${TMPDIR:-/tmp}/cdevbench-initramfs-stage.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 
-# FILE... at their own paths in the stage, symbolic links followed.
+# FILE... at their own paths in the stage, or (stage_rig_files) at
+# their guest_path, symbolic links followed.
+stage_at() {	# stage_at FILE PATH
+	mkdir -p "$stage$(dirname "$2")"
+	cp -L "$1" "$stage$2"
+}
 stage_files() {
 	local f
-	for f; do
-		mkdir -p "$stage$(dirname "$f")"
-		cp -L "$f" "$stage$f"
-	done
+	for f; do stage_at "$f" "$f"; done
+}
+stage_rig_files() {
+	local f
+	for f; do stage_at "$f" "$(guest_path "$f")"; done
 }
 
 mkdir -p "$stage"/{bin,etc/cdevbench,proc,sys,dev,run,tmp,host}
@@ -43,17 +52,10 @@ for applet in $("$BUSYBOX" --list); do
 	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
 done
 cp "$suite_env" "$stage/etc/cdevbench/suite.env"
-stage_files "$RIG_ROOT"/guest-init/{init,suite,attach} "$modules"/*.ko
-# and the files the selftest's arguments name (--known-failures FILE)
-# shellcheck source=/dev/null
-mapfile -t named < <(. "$suite_env" && for word in ${SELFTEST_ARGS:-}; do
-	[ "${option:-}" != --known-failures ] || echo "$word"; option=$word; done)
-for f in "${named[@]}"; do
-	[[ $f == /* ]] || die "$suite_env: --known-failures $f, not an absolute path"
-done
-stage_files "${named[@]}"
+mapfile -t known < <(known_failures "$kernel")
+stage_rig_files "$RIG_ROOT"/guest-init/{init,suite,attach} "$modules"/*.ko "${known[@]}"
 mapfile -t bins < <(sed "s|^|$BUILD_DIR/bin/|" "$programs")
-stage_files "${bins[@]}"
+stage_rig_files "${bins[@]}"
 # the loader and every library ldd resolves, at the paths it names
 deps=$(ldd "${bins[@]}") || die "ldd failed on the guest programs"
 ! grep -q 'not found' <<< "$deps" ||

@@ -132,7 +132,8 @@ stand_in_suite_env() { printf 'BOOT=1\nSEED=1\n' > "$1/suite.env"; }
 # stand_in_qemu DIR: DIR/qemu-system-x86_64, a guest that answers
 # --version as QEMU 7.2.0 and otherwise runs the script on stdin with
 # $dir, the unit's folder that boot.sh shares with the guest (-virtfs
-# ...,mount_tag=results), and that folder's suite.env sourced.
+# ...,mount_tag=results), and that folder's suite.env sourced, BIN_DIR
+# the programs' host path (host.env): it runs on the host.
 stand_in_qemu() {
 	{
 		cat <<'QEMU'
@@ -145,6 +146,8 @@ for a; do
 	case $a in local,path=*,mount_tag=results,*) dir=${a#local,path=} dir=${dir%%,*} ;; esac
 done
 . "$dir/suite.env"
+. "$dir/host.env"
+BIN_DIR=$HOST_BIN_DIR
 QEMU
 		cat
 	} > "$1/qemu-system-x86_64"

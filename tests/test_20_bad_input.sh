@@ -40,7 +40,7 @@ expect_fail "a withdrawal of a case no earlier file declares" \
 	"'identical_del_older': withdrawn, but no earlier file declares it" \
 	build/bin/cdev_selftest --known-failures "$known" /nonexistent /nonexistent
 rm -f "$known"
-# each after stock's, as scripts/lib.sh's known_failure_args() passes them
+# each after stock's, as scripts/lib/suite.sh's write_suite_env passes them
 for k in patches/*/known-failures patches/*/known-failures~*; do
 	[ -f "$k" ] || continue
 	expect_fail "$k parses (then no fixture)" "cannot read /nonexistent/major" \

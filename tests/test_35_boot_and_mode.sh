@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # The kernel command line reaches QEMU word for word (never glob-expanded),
-# and MODE=kvm where QEMU cannot run a vCPU under KVM is refused, with
+# what the guest is given (command line, initramfs) is the same wherever
+# the rig lies, and MODE=kvm where QEMU cannot run a vCPU under KVM is refused, with
 # QEMU's complaint, before anything is built or booted.
 . "$(dirname "$0")/lib.sh"
 
@@ -24,7 +25,7 @@ touch "$tmp/cwd/slub_debug=FZPA;-,kmemleak_x"
 append=$(grep -A1 -x -- -append "$tmp/args" | tail -1)
 grep -q ' slub_debug=FZPA;-,kmemleak_\*$' <<< "$append" ||
 	fail "the fault kernel's command line was changed on its way to QEMU: $append"
-grep -q " rdinit=$RIG_ROOT/guest-init/init cdevbench_guest=1 " <<< "$append" ||
+grep -q " rdinit=/rig/guest-init/init cdevbench_guest=1 " <<< "$append" ||
 	fail "the command line lacks the guest init and its marker: $append"
 echo "command line passed as written: ...${append: -60}"
 
@@ -61,6 +62,41 @@ cut -f1 <<< "$profile" | tr '\n' '|' | grep -qx 'kernel boot|init|suite: step se
 	fail "the profile's steps are not named as the boots of every kernel sum them: $profile"
 echo "a boot's console is stamped into steps.tsv and its profile"
 
+# What the guest is given does not depend on where the rig lies: the
+# rig's files in two folders of different lengths, each with its own
+# build folder, write suite.env and boot: the same command line and the
+# same initramfs, byte for byte (the paths once moved the timed rows:
+# docs/determinism.md).
+cat > "$tmp/bin/qemu-system-x86_64" <<'QEMU'
+#!/bin/sh
+printf '%s\n' "$@" > "$QEMU_ARGS"
+while [ "$1" != -initrd ]; do shift; done
+cp "$2" "$QEMU_ARGS.initrd"
+QEMU
+for where in a a-folder-whose-name-is-longer; do
+	rig=$tmp/$where/rig
+	mkdir -p "$rig" "$tmp/$where/boot-1"
+	cp -r scripts guest-init patches "$rig/"
+	stand_in_build "$tmp/$where/build"
+	mkdir -p "$tmp/$where/build/kernels/6.1/stock/obj/include/config"
+	echo 6.1.0-stand-in > "$tmp/$where/build/kernels/6.1/stock/obj/include/config/kernel.release"
+	# shellcheck disable=SC2034 # MODE: read by rig_init
+	(cd "$rig" && MODE=icount BUILD_DIR="$tmp/$where/build" && . scripts/lib.sh && rig_init &&
+		write_suite_env stock stock "$tmp/$where/boot-1" timing) ||
+		fail "write_suite_env in $where failed"
+	(cd "$tmp/cwd" && env PATH="$tmp/bin:$PATH" QEMU_ARGS="$tmp/$where/args" BUILD_DIR="$tmp/$where/build" \
+		MODE=icount "$rig/scripts/boot.sh" stock "$tmp/$where/boot-1" timing) > "$tmp/out" 2>&1 || true
+	[ -s "$tmp/$where/args.initrd" ] || fail "boot.sh from $where did not start QEMU: $(cat "$tmp/out")"
+	grep -A1 -x -- -append "$tmp/$where/args" | tail -1 > "$tmp/$where/append"
+done
+cmp -s "$tmp"/{a,a-folder-whose-name-is-longer}/append ||
+	fail "the command line depends on the rig's folder: $(cat "$tmp"/{a,a-folder-whose-name-is-longer}/append)"
+cmp -s "$tmp"/{a,a-folder-whose-name-is-longer}/args.initrd ||
+	fail "the initramfs depends on the rig's folder: $(diff <(cpio -it < "$tmp/a/args.initrd" 2> /dev/null) \
+		<(cpio -it < "$tmp/a-folder-whose-name-is-longer/args.initrd" 2> /dev/null) | head -5)"
+grep -q "$tmp" "$tmp/a/args.initrd" && fail "the initramfs names a host path: $(grep -ao "${tmp}[^ ]*" "$tmp/a/args.initrd" | head -3)"
+echo "the command line and the initramfs are the same from two folders of the rig"
+
 if [ -z "$(. scripts/lib.sh && rig_init && kvm_refusal)" ]; then
 	echo "MODE=kvm refusal not checked: QEMU runs a vCPU under KVM here"
 	exit 0
@@ -68,3 +104,4 @@ fi
 expect_fail "MODE=kvm without a usable KVM" "MODE=kvm: " \
 	env MODE=kvm VARIANTS=stock RESULTS_DIR="$tmp/results" BUILD_DIR="$tmp/build" scripts/bench.sh
 [ ! -e "$tmp/results" ] || fail "MODE=kvm was refused only after a results folder was made"
+

@@ -26,6 +26,22 @@ boot_seed() {	# boot_seed DIR
 	echo "$seed"
 }
 
+# Where the guest finds the rig's files: the initramfs holds them under
+# GUEST_RIG, whatever the host's paths, so that a checkout or a build
+# folder elsewhere gives the guest the same bytes (the paths in
+# suite.env, on the command line and in the initramfs moved the timed
+# rows: docs/determinism.md).  The build folder first, as it may lie in
+# the checkout, and so may the patches.
+GUEST_RIG=/rig
+guest_path() {	# guest_path HOST_PATH
+	case $1 in
+	"$BUILD_DIR"/*) echo "$GUEST_RIG/build/${1#"$BUILD_DIR"/}" ;;
+	"$PATCHES_DIR"/*) echo "$GUEST_RIG/patches/${1#"$PATCHES_DIR"/}" ;;
+	"$RIG_ROOT"/*) echo "$GUEST_RIG/${1#"$RIG_ROOT"/}" ;;
+	*) die "$1 is in none of the rig's folders (RIG_ROOT, BUILD_DIR, PATCHES_DIR)" ;;
+	esac
+}
+
 # What the guest suite is told for one boot, in BOOT_DIR/suite.env, and
 # the boot's seed: write_suite_env ARM KERNEL BOOT_DIR PHASE.  The
 # phase's steps (SUITE_STEPS) are all the suite knows of it; a timing
@@ -48,10 +64,11 @@ write_suite_env() (
 		echo "PHASE=$4"
 		SUITE_STEPS=$steps shell_assignments SUITE_STEPS
 		echo "KERNEL_RELEASE=$(cat "$(kernel_obj_dir "$2" "$PHASE_KERNEL")/include/config/kernel.release")"
-		echo "RIG_ROOT=$RIG_ROOT"
-		echo "MODULE_DIR=$(module_dir "$2" "$PHASE_KERNEL")"
-		echo "BIN_DIR=$BUILD_DIR/bin"
-		echo "SELFTEST_ARGS='$(cat "$(variant_file "$2" selftest.args)" 2> /dev/null || true)$(known_failure_args "$2")'"
+		echo "RIG_ROOT=$GUEST_RIG"
+		echo "MODULE_DIR=$(guest_path "$(module_dir "$2" "$PHASE_KERNEL")")"
+		echo "BIN_DIR=$(guest_path "$BUILD_DIR/bin")"
+		echo "SELFTEST_ARGS='$(cat "$(variant_file "$2" selftest.args)" 2> /dev/null || true)$(
+			for f in $(known_failures "$2"); do printf ' --known-failures %s' "$(guest_path "$f")"; done)'"
 		settings_env guest
 	} > "$3/suite.env"
 )

@@ -125,14 +125,13 @@ series_patches() {	# series_patches VARIANT [LINE]
 	done < "$dir/series"
 }
 
-# The selftest's --known-failures options for a variant: stock's known
-# failures, which every variant inherits, and the variant's own.
-known_failure_args() {
+# The files of a variant's known selftest failures (the selftest's
+# --known-failures): stock's, which every variant inherits, and the
+# variant's own.
+known_failures() {
 	local v variants=(stock)
 	[ "$1" = stock ] || variants+=("$1")
 	for v in "${variants[@]}"; do
-		[ -f "$(variant_file "$v" known-failures)" ] &&
-			printf ' --known-failures %s' "$(variant_file "$v" known-failures)"
+		[ ! -f "$(variant_file "$v" known-failures)" ] || variant_file "$v" known-failures
 	done
-	return 0
 }
