@@ -502,7 +502,10 @@ local)
 		for u in "${units[@]}"; do "$RIG_ROOT/scripts/unit.sh" "$run/$u" || true; done
 	else
 		set -m
-		mapfile -t order < <(start_order "$run")
+		# in a substitution of its own, whose status is checked: a unit
+		# whose phase cannot be read must stop the run, not empty it
+		order=$(start_order "$run") || exit
+		mapfile -t order <<< "$order"
 		for line in "${order[@]}"; do
 			u=${line#* }
 			if [ "${line%% *}" = alone ]; then

@@ -42,8 +42,11 @@ stage_files() {
 	for f; do stage_at "$f" "$f"; done
 }
 stage_rig_files() {
-	local f
-	for f; do stage_at "$f" "$(guest_path "$f")"; done
+	local f to
+	for f; do
+		to=$(guest_path "$f") || exit
+		stage_at "$f" "$to"
+	done
 }
 
 mkdir -p "$stage"/{bin,etc/cdevbench,proc,sys,dev,run,tmp,host}

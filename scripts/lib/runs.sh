@@ -9,10 +9,13 @@
 # the rig's measuring code, by content (committed or not): what the
 # guest runs, how a kernel is built and booted, the phases and the
 # library's files that read them into QEMU's command line and each
-# boot's suite.env and seed (phases.sh, suite.sh, kvm.sh's KVM_ACCEL).
+# boot's suite.env and seed (phases.sh, suite.sh, variants.sh's known
+# failures, kvm.sh's KVM_ACCEL), and the Makefile, whose flags make the
+# guest programs' bytes.
 MEASURED_ALIKE=(mode reps ops vcpus guest_mem trace_n)
 MEASURING_CODE=(bench guest-init scripts/boot.sh scripts/initramfs.sh scripts/phases.def scripts/kernel.sh
-	scripts/lib/phases.sh scripts/lib/suite.sh scripts/lib/kvm.sh patches/rig.config)
+	scripts/lib/phases.sh scripts/lib/suite.sh scripts/lib/variants.sh scripts/lib/kvm.sh patches/rig.config
+	Makefile)
 measuring_code_sha256() {
 	(cd "$RIG_ROOT" && find "${MEASURING_CODE[@]}" -type f -print0 | sort -z | xargs -0 sha256sum) |
 		sha256sum | cut -d' ' -f1

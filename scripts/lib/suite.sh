@@ -57,6 +57,14 @@ write_suite_env() (
 	# so that the control sees what other draws (layouts) move
 	seed=$boot
 	[ "${1%%:*}" != "$BASELINE-aa" ] || seed=$((BOOTS + boot))
+	# the guest's paths, each checked here: a failure in a substitution
+	# inside echo's arguments would pass unseen
+	modules=$(guest_path "$(module_dir "$2" "$PHASE_KERNEL")") || exit
+	bin=$(guest_path "$BUILD_DIR/bin") || exit
+	known=
+	while read -r f; do
+		known+=" --known-failures $(guest_path "$f")" || exit
+	done < <(known_failures "$2")
 	{
 		echo "VARIANT=$1"
 		echo "BOOT=$boot"
@@ -65,10 +73,9 @@ write_suite_env() (
 		SUITE_STEPS=$steps shell_assignments SUITE_STEPS
 		echo "KERNEL_RELEASE=$(cat "$(kernel_obj_dir "$2" "$PHASE_KERNEL")/include/config/kernel.release")"
 		echo "RIG_ROOT=$GUEST_RIG"
-		echo "MODULE_DIR=$(guest_path "$(module_dir "$2" "$PHASE_KERNEL")")"
-		echo "BIN_DIR=$(guest_path "$BUILD_DIR/bin")"
-		echo "SELFTEST_ARGS='$(cat "$(variant_file "$2" selftest.args)" 2> /dev/null || true)$(
-			for f in $(known_failures "$2"); do printf ' --known-failures %s' "$(guest_path "$f")"; done)'"
+		echo "MODULE_DIR=$modules"
+		echo "BIN_DIR=$bin"
+		echo "SELFTEST_ARGS='$(cat "$(variant_file "$2" selftest.args)" 2> /dev/null || true)$known'"
 		settings_env guest
 	} > "$3/suite.env"
 )
