@@ -96,7 +96,7 @@ boot_rc=$rc
 if [ $rc = 0 ] || { [ "$PHASE_FAILED" = kept ] && [ -s "$unit_dir/samples.csv" ]; }; then
 	case $PHASE_ROWS in
 	trace_rows)
-		if grep -q '^SUITE_STEPS=.*traced_pass' "$unit_dir/suite.env"; then
+		if unit_traced "$unit_dir"; then
 			"$BUILD_DIR/bin/trace_rows" "$UNIT_ARM" "${unit_dir##*-}" "$TRACE_N" "$unit_dir" \
 				"$(kernel_obj_dir "$UNIT_KERNEL")/System.map" >> "$unit_dir/samples.csv" || check=$?
 		fi ;;

@@ -707,7 +707,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	pmu.nvcpus = pmu.system ? (unsigned int)info->system.max_vcpus : OWNERS_MAX_VCPUS;
 	if (pmu.nvcpus < 1 || pmu.nvcpus > OWNERS_MAX_VCPUS)
 		die("between 1 and 64 vCPUs%s", "");
-	pmu.all_vcpus = pmu.nvcpus == 64 ? ~0ULL : (1ULL << pmu.nvcpus) - 1;
+	pmu.all_vcpus = pmu.nvcpus == OWNERS_MAX_VCPUS ? ~0ULL : (1ULL << pmu.nvcpus) - 1;
 	pmu.out = fopen(out, "w");
 	if (!pmu.out)
 		die("cannot write %s", out);

@@ -90,6 +90,9 @@ unit_profile() {	# unit_profile UNIT_DIR
 # shellcheck source=/dev/null
 unit_phase() { (. "$1/unit.env" && echo "$UNIT_PHASE"); }
 
+# Whether a unit's boot runs the traced pass, from its suite.env.
+unit_traced() { grep -q '^SUITE_STEPS=.*traced_pass' "$1/suite.env"; }
+
 # The order in which the local executor starts RUN's units, BOOT_JOBS at
 # a time: a line "pool UNIT" or "alone UNIT" each.  The longest first, so
 # that no core idles at the end: the plugin's boots (the cache model sees
@@ -106,7 +109,7 @@ start_order() {	# start_order RUN
 			plugin+=("$u")
 		elif [ "$PHASE_MODE" != icount ]; then
 			alone+=("$u")
-		elif grep -q traced_pass "$1/$u/suite.env"; then
+		elif unit_traced "$1/$u"; then
 			traced+=("$u")
 		else
 			other+=("$u")
